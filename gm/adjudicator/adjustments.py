@@ -1,0 +1,155 @@
+"""Resolving an adjustment phase: builds, removals, waives and civil disorder.
+
+Orders are taken one by one in the order given (DATC 4.D.4–4.D.6: the first legal ones
+count). A power that removes too few loses the units farthest from its nearest owned supply
+centre, counting steps over land and sea alike; fleets go before armies at equal distance,
+then alphabetically by province name (2023 rules, DATC 6.J).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gm.adjudicator.variant import Adjustment, Variant
+from gm.domain.geography import Location, Terrain
+from gm.domain.orders import Build, Disband, Order, UnitRef, Waive
+from gm.domain.outcomes import Reason
+from gm.domain.position import Position
+from gm.domain.units import Mobility, Unit, UnitType
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentOutcome:
+    index: int  # into the submitted orders
+    order: Order
+    unit: Unit | None
+    succeeded: bool
+    reason: Reason | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentResult:
+    outcomes: list[AdjustmentOutcome]
+    units: list[Unit]
+    civil_disorder: list[Unit]  # units removed because too few removals were ordered
+
+
+def resolve_adjustments(
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
+) -> AdjustmentResult:
+    plan = {a.power: a for a in variant.adjustments(position)}
+    state = _State(variant, position, plan)
+    outcomes = [state.take(index, power, order) for index, (power, order) in enumerate(submitted)]
+    disorder = state.civil_disorder()
+    removed = state.removed | set(disorder)
+    units = [u for u in position.units if u not in removed] + state.built
+    return AdjustmentResult(outcomes, units, disorder)
+
+
+class _State:
+    def __init__(self, variant: Variant, position: Position, plan: Mapping[str, Adjustment]):
+        self.variant = variant
+        self.position = position
+        self.plan = plan
+        self.used: dict[str, int] = {}
+        self.built: list[Unit] = []
+        self.built_in: set[str] = set()
+        self.removed: set[Unit] = set()
+
+    def take(self, index: int, power: str, order: Order) -> AdjustmentOutcome:
+        adjustment = self.plan.get(power)
+        count = adjustment.count if adjustment else 0
+
+        def fail(detail: str, reason: Reason = Reason.ILLEGAL, unit: Unit | None = None) -> AdjustmentOutcome:
+            return AdjustmentOutcome(index, order, unit, False, reason, detail)
+
+        if not isinstance(order, (Build, Waive, Disband)):
+            return fail("only builds, removals and waives in an adjustment phase")
+        if isinstance(order, Disband):
+            return self._remove(index, power, order, count, fail)
+        if count <= 0:
+            return fail(f"{power} has no builds")
+        if self.used.get(power, 0) >= count:
+            return fail(f"{power} has only {count} build{'s' if count > 1 else ''}")
+        if isinstance(order, Waive):
+            self.used[power] = self.used.get(power, 0) + 1
+            return AdjustmentOutcome(index, order, None, True)
+        return self._build(index, power, order, adjustment, fail)
+
+    def _build(self, index, power, order: Build, adjustment, fail) -> AdjustmentOutcome:
+        location = order.unit.location
+        province = self.variant.map.provinces[location.province]
+        if location.province not in adjustment.build_sites or location.province in self.built_in:
+            if location.province in self.built_in:
+                return fail(f"a unit is already being built in {province.name}")
+            return fail(f"{province.name} is not a free supply centre where {power} may build")
+        unit_type = order.unit.type or self._implied_type(location)
+        if unit_type is None:
+            return fail(f"say whether to build an army or a fleet in {province.name}")
+        if unit_type not in self.variant.buildable_types(power, location.province):
+            return fail(f"{power} cannot build a {unit_type.name} in {province.name}")
+        if unit_type.needs_coast and province.coasts and location.coast not in province.coasts:
+            return fail(f"say which coast of {province.name}")
+        if unit_type.mobility is Mobility.LAND:
+            location = location.whole  # DATC 4.B.6: a coast means nothing to an army
+        if not self.variant.can_stand(unit_type, location):
+            return fail(f"a {unit_type.name} cannot stand in {province.name}")
+        unit = Unit(power, unit_type, location)
+        self.used[power] = self.used.get(power, 0) + 1
+        self.built.append(unit)
+        self.built_in.add(location.province)
+        return AdjustmentOutcome(index, Build(UnitRef(unit.location, unit.type)), unit, True)
+
+    def _implied_type(self, location: Location) -> UnitType | None:
+        """DATC 4.C.3: an army inland; a fleet where a coast is named; otherwise ask."""
+        terrain = self.variant.map.provinces[location.province].terrain
+        wanted = Mobility.LAND if terrain is Terrain.LAND else Mobility.SEA if location.coast else None
+        return next((t for t in self.variant.unit_types if t.mobility is wanted), None) if wanted else None
+
+    def _remove(self, index, power, order: Disband, count: int, fail) -> AdjustmentOutcome:
+        unit = self.position.unit_in(order.unit.province)
+        if unit is None or unit.power != power:
+            return fail(f"{power} has no unit in {self.variant.map.provinces[order.unit.province].name}")
+        if count >= 0:
+            return fail(f"{power} has no units to remove", unit=unit)
+        if unit in self.removed:
+            return fail("that unit is already being removed", unit=unit)
+        if self.used.get(power, 0) >= -count:
+            return fail(f"{power} has only {-count} unit{'s' if count < -1 else ''} to remove", unit=unit)
+        self.used[power] = self.used.get(power, 0) + 1
+        self.removed.add(unit)
+        return AdjustmentOutcome(index, Disband(UnitRef(unit.location, unit.type)), unit, True)
+
+    def civil_disorder(self) -> list[Unit]:
+        removed: list[Unit] = []
+        for power, adjustment in self.plan.items():
+            missing = -adjustment.count - self.used.get(power, 0)
+            if adjustment.count >= 0 or missing <= 0:
+                continue
+            keep = [u for u in self.position.units if u.power == power and u not in self.removed]
+            owned = {c for c, owner in self.position.centres.items() if owner == power}
+            distance = _distances(self.variant.removal_distance_graph(), owned)
+            names = self.variant.map.provinces
+
+            def priority(unit: Unit) -> tuple[float, int, str]:
+                far = distance.get(unit.location.province, float("inf"))
+                return (-far, 0 if unit.type.mobility is Mobility.SEA else 1, names[unit.location.province].name.casefold())
+
+            removed.extend(sorted(keep, key=priority)[:missing])
+        return removed
+
+
+def _distances(graph: Mapping[str, frozenset[str]], sources: set[str]) -> dict[str, int]:
+    """Steps from the nearest of ``sources`` to every province (breadth first)."""
+    distance = {s: 0 for s in sources}
+    queue = deque(sources)
+    while queue:
+        here = queue.popleft()
+        for nxt in graph.get(here, ()):
+            if nxt not in distance:
+                distance[nxt] = distance[here] + 1
+                queue.append(nxt)
+    return distance

@@ -1,0 +1,120 @@
+"""One phase in, one report out: the adjudicator's single entry point.
+
+``adjudicate`` reviews the orders, resolves the phase with the variant's rules, and moves on
+to the next phase that has something to do (skipping retreats nobody needs and adjustments
+nobody can make), updating supply-centre ownership when a season that changes it is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gm.adjudicator.adjustments import resolve_adjustments
+from gm.adjudicator.legality import Ruling, review_movement, review_retreats
+from gm.adjudicator.movement import resolve_movement
+from gm.adjudicator.retreats import resolve_retreats
+from gm.adjudicator.variant import Variant
+from gm.domain.orders import Order
+from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.phases import PhaseKind
+from gm.domain.position import Dislodgement, Position
+
+
+@dataclass(frozen=True)
+class PhaseReport:
+    results: list[OrderResult]  # one per submitted order, in the order submitted
+    resolved: Position  # the board when this phase is over (dislodged units still listed)
+    next: Position  # the position at the start of the next phase that has work
+    winner: str | None
+    civil_disorder: tuple = ()  # units removed for lack of removal orders
+
+
+def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> PhaseReport:
+    kind = position.phase.kind
+    disorder: list = []
+    if kind is PhaseKind.MOVEMENT:
+        results, resolved = _movement(variant, position, submitted)
+    elif kind is PhaseKind.RETREATS:
+        results, resolved = _retreats(variant, position, submitted)
+    else:
+        results, resolved, disorder = _adjustments(variant, position, submitted)
+    following = advance(variant, resolved)
+    return PhaseReport(results, resolved, following, variant.winner(following), tuple(disorder))
+
+
+def advance(variant: Variant, position: Position) -> Position:
+    """From a finished phase to the start of the next phase with something to do."""
+    calendar = variant.calendar
+    current = position
+    while True:
+        nxt = calendar.following(current.phase)
+        if (nxt.year, nxt.season_index) != (current.phase.year, current.phase.season_index):
+            current = variant.end_of_season(current)
+        current = current.replace(phase=nxt)
+        if variant.has_work(current):
+            return current
+
+
+def _ruling_result(ruling: Ruling) -> OrderResult:
+    if ruling.superseded:
+        return OrderResult(ruling.power, ruling.order, str(ruling.order), ruling.unit, False, Reason.SUPERSEDED)
+    return OrderResult(
+        ruling.power, ruling.order, str(ruling.order), ruling.unit, False, Reason.ILLEGAL, ruling.illegal or ""
+    )
+
+
+def _movement(
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
+) -> tuple[list[OrderResult], Position]:
+    rulings = review_movement(variant, position, submitted)
+    outcome = resolve_movement(variant, position, rulings)
+    results: list[OrderResult | None] = [None if r.counts else _ruling_result(r) for r in rulings]
+    stay, dislodged = [], []
+    for unit_outcome in outcome.units:
+        unit = unit_outcome.unit
+        if unit_outcome.ruling is not None:
+            ruling = rulings[unit_outcome.ruling]
+            results[unit_outcome.ruling] = OrderResult(
+                ruling.power, ruling.order, str(ruling.order), unit, unit_outcome.succeeded, unit_outcome.reason
+            )
+        if unit_outcome.moved_to is not None:
+            stay.append(unit.moved_to(unit_outcome.moved_to))
+        elif unit_outcome.dislodged_from is None:
+            stay.append(unit)
+    occupied = {u.location.province for u in stay}
+    for unit_outcome in outcome.units:
+        if unit_outcome.moved_to is None and unit_outcome.dislodged_from is not None:
+            unit = unit_outcome.unit
+            options = variant.retreat_options(
+                unit, unit_outcome.dislodged_from, unit_outcome.dislodged_by_convoy, occupied, outcome.contested
+            )
+            dislodged.append(Dislodgement(unit, unit_outcome.dislodged_from, options))
+    resolved = position.replace(units=tuple(stay), dislodged=tuple(dislodged))
+    return [r for r in results if r is not None], resolved
+
+
+def _retreats(
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
+) -> tuple[list[OrderResult], Position]:
+    rulings = review_retreats(variant, position, submitted)
+    outcomes, survivors = resolve_retreats(rulings)
+    results: list[OrderResult] = [_ruling_result(r) if not r.counts else None for r in rulings]  # type: ignore[misc]
+    for outcome in outcomes:
+        ruling = rulings[outcome.ruling]
+        results[outcome.ruling] = OrderResult(
+            ruling.power, ruling.order, str(ruling.order), ruling.unit, outcome.succeeded, outcome.reason
+        )
+    resolved = position.replace(units=position.units + tuple(survivors), dislodged=())
+    return results, resolved
+
+
+def _adjustments(
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
+) -> tuple[list[OrderResult], Position, list]:
+    result = resolve_adjustments(variant, position, submitted)
+    results = [
+        OrderResult(submitted[o.index][0], o.order, str(o.order), o.unit, o.succeeded, o.reason, o.detail)
+        for o in result.outcomes
+    ]
+    return results, position.replace(units=tuple(result.units)), result.civil_disorder

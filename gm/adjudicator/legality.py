@@ -1,0 +1,230 @@
+"""Which movement and retreat orders count, before anything is resolved.
+
+DATC 4.E.1: an illegal order (one that could never be valid, whatever the other orders) is
+ignored and its unit holds. Orders that are legal but match nothing (a support of a move
+nobody ordered) are not decided here: they are "void", found during resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gm.adjudicator.convoys import convoy_route_exists
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
+from gm.domain.position import Dislodgement, Position
+from gm.domain.units import Mobility, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """One submitted order after review: normalised, or the reason it does not count."""
+
+    power: str
+    order: Order
+    unit: Unit | None
+    illegal: str | None = None
+    superseded: bool = False
+
+    @property
+    def counts(self) -> bool:
+        return self.illegal is None and not self.superseded
+
+
+class Illegal(Exception):
+    pass
+
+
+def review_movement(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
+    units = {u.location.province: u for u in position.units}
+    reviewer = _MovementReview(variant, units)
+    rulings = []
+    for power, order in submitted:
+        unit = units.get(order.unit.province) if order.unit is not None else None
+        try:
+            if unit is None:
+                if order.unit is None:
+                    raise Illegal("not an order for a unit in a movement phase")
+                raise Illegal(f"there is no unit in {order.unit.province}")
+            if unit.power != power:
+                raise Illegal(f"the unit in {unit.location.province} is not {power}'s")
+            rulings.append(Ruling(power, reviewer.normalise(unit, order), unit))
+        except Illegal as why:
+            rulings.append(Ruling(power, order, unit, illegal=str(why)))
+    return last_order_wins(rulings)
+
+
+def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
+    dislodged = {d.unit.location.province: d for d in position.dislodged}
+    rulings = []
+    for power, order in submitted:
+        entry = dislodged.get(order.unit.province) if order.unit is not None else None
+        unit = entry.unit if entry else None
+        try:
+            if entry is None or unit is None:
+                raise Illegal(
+                    "only dislodged units have orders in a retreat phase"
+                    if order.unit is not None
+                    else "not an order for a dislodged unit"
+                )
+            if unit.power != power:
+                raise Illegal(f"the unit in {unit.location.province} is not {power}'s")
+            rulings.append(Ruling(power, _normalise_retreat(variant, entry, order), unit))
+        except Illegal as why:
+            rulings.append(Ruling(power, order, unit, illegal=str(why)))
+    return last_order_wins(rulings)
+
+
+def last_order_wins(rulings: list[Ruling]) -> list[Ruling]:
+    """A unit given several legal orders follows the last one (as a mail judge revises orders)."""
+    last: dict[str, int] = {}
+    for index, ruling in enumerate(rulings):
+        if ruling.counts and ruling.unit is not None:
+            last[ruling.unit.location.province] = index
+    return [
+        Ruling(r.power, r.order, r.unit, superseded=True)
+        if r.counts and r.unit is not None and last[r.unit.location.province] != i
+        else r
+        for i, r in enumerate(rulings)
+    ]
+
+
+def _ref(unit: Unit) -> UnitRef:
+    return UnitRef(unit.location, unit.type)
+
+
+class _MovementReview:
+    def __init__(self, variant: Variant, units: dict[str, Unit]):
+        self.variant = variant
+        self.map = variant.map
+        self.units = units
+
+    def normalise(self, unit: Unit, order: Order) -> Order:
+        if isinstance(order, Hold):
+            return Hold(_ref(unit))
+        if isinstance(order, Move):
+            return Move(_ref(unit), self.move_target(unit, order.destination, order.via_convoy), order.via_convoy)
+        if isinstance(order, SupportHold):
+            target = self.other_unit(order.supported, unit)
+            self.require_support_reach(unit, target.location.province)
+            return SupportHold(_ref(unit), _ref(target))
+        if isinstance(order, SupportMove):
+            return self.support_move(unit, order)
+        if isinstance(order, Convoy):
+            return self.convoy(unit, order)
+        raise Illegal(f"'{order}' is not a movement-phase order")
+
+    def name(self, province: str) -> str:
+        return self.map.provinces[province].name
+
+    def other_unit(self, ref: UnitRef, acting: Unit) -> Unit:
+        target = self.units.get(ref.province)
+        if target is None:
+            raise Illegal(f"there is no unit in {self.name(ref.province)}")
+        if target is acting:
+            raise Illegal("a unit cannot support or convoy itself")
+        return target
+
+    def require_support_reach(self, unit: Unit, province: str) -> None:
+        if not self.variant.can_support_into(unit, province):
+            raise Illegal(f"{self.name(unit.location.province)} cannot reach {self.name(province)}")
+
+    def move_target(self, unit: Unit, wanted: Location, via_convoy: bool) -> Location:
+        """The location a move really goes to (whether by convoy is decided with the other orders)."""
+        province = wanted.province
+        if province == unit.location.province:
+            raise Illegal("a unit cannot move to the province it is in")
+        target = self.map.provinces[province]
+        mobility = unit.type.mobility
+        if mobility is Mobility.LAND or (mobility is not Mobility.SEA and not target.holds_fleets):
+            if not target.holds_armies:
+                raise Illegal(f"an army cannot go to {target.name}")
+            if via_convoy and not unit.type.convoyable:
+                raise Illegal(f"a {unit.type.name} cannot be convoyed")
+            if self.variant.destinations(unit, province) and not via_convoy:
+                return Location(province)
+            if unit.type.convoyable and self.convoy_possible(unit.location.province, province):
+                return Location(province)
+            if self.variant.destinations(unit, province):
+                raise Illegal(f"no convoy could take it from {self.name(unit.location.province)} to {target.name}")
+            raise Illegal(f"{target.name} is not next to {self.name(unit.location.province)}")
+        if via_convoy:
+            raise Illegal(f"a {unit.type.name} cannot be convoyed")
+        reachable = self.variant.destinations(unit, province)
+        if not reachable:
+            if not target.holds_fleets:
+                raise Illegal(f"a fleet cannot go to {target.name}, which has no coast")
+            raise Illegal(f"a fleet in {self.name(unit.location.province)} cannot reach {target.name}")
+        coast = wanted.coast if wanted.coast in target.coasts else None  # DATC 4.B.6: unknown coasts ignored
+        if coast is not None:
+            location = Location(province, coast)
+            if location not in reachable:
+                raise Illegal(f"the fleet cannot reach the {self.map.coast_names[coast]} of {target.name}")
+            return location
+        if len(reachable) > 1:
+            coasts = " or ".join(self.map.coast_names[loc.coast or ""] for loc in reachable)
+            raise Illegal(f"say which coast of {target.name}: {coasts}")
+        return reachable[0]  # DATC 4.B.2: the only possible coast
+
+    def convoy_possible(self, origin: str, destination: str, through: str | None = None) -> bool:
+        if not (self.map.provinces[origin].holds_fleets and self.map.provinces[destination].holds_fleets):
+            return False
+        return convoy_route_exists(
+            origin, destination, self.map.fleet_province_adjacency, self.variant.convoy_province, through
+        )
+
+    def support_move(self, unit: Unit, order: SupportMove) -> SupportMove:
+        target = self.other_unit(order.supported, unit)
+        province = order.destination.province
+        if province == unit.location.province:
+            raise Illegal("a unit cannot support a move into its own province")
+        if province == target.location.province:
+            raise Illegal("a unit cannot be supported to move to where it is")
+        self.require_support_reach(unit, province)
+        reachable = bool(self.variant.destinations(target, province))
+        if not reachable and target.type.mobility is Mobility.SEA:
+            reachable = any(n.province == province for n in self.map.fleet_adjacency.get(target.location, ()))
+        if not reachable and target.type.convoyable:
+            reachable = self.convoy_possible(target.location.province, province)
+        if not reachable:
+            raise Illegal(f"the unit in {self.name(target.location.province)} cannot reach {self.name(province)}")
+        coast = order.destination.coast if order.destination.coast in self.map.provinces[province].coasts else None
+        return SupportMove(_ref(unit), _ref(target), Location(province, coast))
+
+    def convoy(self, unit: Unit, order: Convoy) -> Convoy:
+        here = unit.location.province
+        if not unit.type.convoys or not self.variant.convoy_province(here):
+            raise Illegal(f"a {unit.type.name} in {self.name(here)} cannot convoy")
+        army = self.other_unit(order.army, unit)
+        if not army.type.convoyable:
+            raise Illegal(f"a {army.type.name} cannot be convoyed")
+        destination = order.destination.province
+        if not self.map.provinces[destination].holds_armies or destination == army.location.province:
+            raise Illegal(f"an army cannot be convoyed to {self.name(destination)}")
+        if not self.convoy_possible(army.location.province, destination, through=here):
+            raise Illegal(
+                f"{self.name(here)} is on no route from {self.name(army.location.province)} to {self.name(destination)}"
+            )
+        return Convoy(_ref(unit), _ref(army), Location(destination))
+
+
+def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order) -> Order:
+    unit = entry.unit
+    if isinstance(order, Disband):
+        return Disband(_ref(unit))
+    if not isinstance(order, (Retreat, Move)):
+        raise Illegal("a dislodged unit may only retreat or disband")
+    wanted = order.destination
+    options = [loc for loc in entry.retreats if loc.province == wanted.province]
+    if not options:
+        name = variant.map.provinces[wanted.province].name
+        raise Illegal(f"{name} is not among the places it may retreat to")
+    if wanted.coast and any(loc.coast == wanted.coast for loc in options):
+        return Retreat(_ref(unit), Location(wanted.province, wanted.coast))
+    if wanted.coast and wanted.coast in variant.map.provinces[wanted.province].coasts:
+        raise Illegal(f"it cannot retreat to the {variant.map.coast_names[wanted.coast]}")
+    if len(options) > 1:
+        raise Illegal(f"say which coast of {variant.map.provinces[wanted.province].name}")
+    return Retreat(_ref(unit), options[0])

@@ -1,0 +1,212 @@
+"""The plug-in interface every variant implements, with standard Diplomacy as its defaults.
+
+A variant is a map file plus a subclass of ``Variant`` that overrides only the decisions in
+which its rules differ. The adjudicator asks these questions and never names a power,
+province or season itself; see docs/design/variants.md for how each kind of rule plugs in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+from gm.domain.geography import Location, Terrain
+from gm.domain.phases import Calendar, Phase, PhaseKind
+from gm.domain.position import Position, sorted_units
+from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
+from gm.maps.model import GameMap
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """What a power does in an adjustment phase: build (positive) or remove (negative)."""
+
+    power: str
+    count: int
+    build_sites: frozenset[str]
+
+
+class Variant:
+    """Standard Diplomacy rules; subclass and override to make a variant."""
+
+    def __init__(
+        self,
+        name: str,
+        game_map: GameMap,
+        calendar: Calendar,
+        first_year: int,
+        unit_types: tuple[UnitType, ...] = STANDARD_UNIT_TYPES,
+    ):
+        self.name = name
+        self.map = game_map
+        self.calendar = calendar
+        self.first_year = first_year
+        self.unit_types = unit_types
+
+    # -- vocabulary ----------------------------------------------------------------
+
+    @cached_property
+    def unit_types_by_letter(self) -> Mapping[str, UnitType]:
+        return {t.letter: t for t in self.unit_types}
+
+    def unit_type(self, letter: str) -> UnitType | None:
+        return self.unit_types_by_letter.get(letter.upper())
+
+    @property
+    def powers(self) -> list[str]:
+        return list(self.map.powers)
+
+    def title(self, phase: Phase) -> str:
+        return self.calendar.title(phase)
+
+    # -- the start -----------------------------------------------------------------
+
+    def initial_position(self) -> Position:
+        units = []
+        centres: dict[str, str] = {}
+        for power in self.map.powers.values():
+            for start in power.units:
+                unit_type = self.unit_type(start.letter)
+                if unit_type is None:
+                    raise ValueError(f"{self.name}: unknown unit type {start.letter} for {power.name}")
+                units.append(Unit(power.name, unit_type, start.location))
+            for centre in power.home + power.owns:
+                centres[centre] = power.name
+        return Position(self.calendar.first_phase(self.first_year), sorted_units(units), centres)
+
+    def default_centres(self, units: Iterable[Unit]) -> dict[str, str]:
+        """Ownership when none is given: home centres not occupied by another power's unit."""
+        occupied = {u.location.province: u.power for u in units}
+        centres = {}
+        for power in self.map.powers.values():
+            for centre in power.home + power.owns:
+                if occupied.get(centre, power.name) == power.name:
+                    centres[centre] = power.name
+        return centres
+
+    # -- geography -----------------------------------------------------------------
+
+    def can_stand(self, unit_type: UnitType, location: Location) -> bool:
+        province = self.map.provinces.get(location.province)
+        if province is None:
+            return False
+        if unit_type.mobility is Mobility.LAND:
+            return province.holds_armies and location.coast is None
+        if unit_type.mobility is Mobility.SEA:
+            if province.coasts:
+                return location.coast in province.coasts
+            return province.holds_fleets and location.coast is None
+        return province.terrain is not Terrain.IMPASSABLE
+
+    def destinations(self, unit: Unit, province: str) -> tuple[Location, ...]:
+        """The locations in ``province`` the unit may reach in one ordinary move (no convoy)."""
+        mobility = unit.type.mobility
+        if mobility is Mobility.LAND:
+            near = self.map.army_adjacency.get(unit.location.province, frozenset())
+            return (Location(province),) if province in near else ()
+        if mobility is Mobility.SEA:
+            return self.map.fleet_targets(unit.location, province)
+        return ()
+
+    def can_support_into(self, unit: Unit, province: str) -> bool:
+        """Support reaches a province, whatever its coasts (DATC 6.B.4)."""
+        if unit.type.mobility is Mobility.LAND:
+            return province in self.map.army_adjacency.get(unit.location.province, frozenset())
+        if unit.type.mobility is Mobility.SEA:
+            near = self.map.fleet_adjacency.get(unit.location, frozenset())
+            return any(loc.province == province for loc in near)
+        return False
+
+    def convoy_province(self, province: str) -> bool:
+        return self.map.provinces[province].convoys
+
+    # -- strength --------------------------------------------------------------------
+
+    def strength(self, unit: Unit) -> float:
+        """What a unit weighs in attack, hold, defence and support (numbers in halves stay exact)."""
+        return 1
+
+    # -- retreats ------------------------------------------------------------------
+
+    def retreat_options(
+        self,
+        dislodged: Unit,
+        attacker_from: str | None,
+        attacker_convoyed: bool,
+        occupied: set[str],
+        contested: set[str],
+    ) -> tuple[Location, ...]:
+        options = []
+        for province in sorted(self.map.neighbours.get(dislodged.location.province, ())):
+            if province in occupied or province in contested:
+                continue
+            if province == attacker_from and not attacker_convoyed:
+                continue  # DATC 4.A.5: only an attack by convoy leaves its origin open
+            options.extend(self.destinations(dislodged, province))
+        return tuple(options)
+
+    # -- adjustments ---------------------------------------------------------------
+
+    def adjustments(self, position: Position) -> list[Adjustment]:
+        result = []
+        for power in self.map.powers:
+            centres = sum(1 for owner in position.centres.values() if owner == power)
+            units = sum(1 for u in position.units if u.power == power)
+            count = centres - units
+            sites = self.build_sites(position, power) if count > 0 else frozenset()
+            result.append(Adjustment(power, count, sites))
+        return result
+
+    def build_sites(self, position: Position, power: str) -> frozenset[str]:
+        occupied = {u.location.province for u in position.units}
+        home = self.map.powers[power].home
+        return frozenset(c for c in home if position.centres.get(c) == power and c not in occupied)
+
+    def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
+        return tuple(t for t in self.unit_types if t.mobility in (Mobility.LAND, Mobility.SEA))
+
+    def removal_distance_graph(self) -> Mapping[str, frozenset[str]]:
+        """Civil disorder (2023 rules): distances cross land and sea for every unit."""
+        return self.map.neighbours
+
+    def has_adjustments(self, position: Position) -> bool:
+        return any(a.count < 0 or (a.count > 0 and a.build_sites) for a in self.adjustments(position))
+
+    # -- ownership and victory -----------------------------------------------------
+
+    def update_ownership(self, position: Position) -> dict[str, str]:
+        """At the end of an ownership season a centre belongs to the power whose unit is in it."""
+        centres = dict(position.centres)
+        for unit in position.units:
+            if unit.location.province in self.map.supply_centres:
+                centres[unit.location.province] = unit.power
+        return centres
+
+    def victory_threshold(self, position: Position) -> int:
+        return len(self.map.supply_centres) // 2 + 1
+
+    def winner(self, position: Position) -> str | None:
+        counts: dict[str, int] = {}
+        for owner in position.centres.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        need = self.victory_threshold(position)
+        leaders = [p for p, n in counts.items() if n >= need]
+        return leaders[0] if len(leaders) == 1 else None
+
+    # -- phase sequencing ----------------------------------------------------------
+
+    def has_work(self, position: Position) -> bool:
+        kind = position.phase.kind
+        if kind is PhaseKind.MOVEMENT:
+            return True
+        if kind is PhaseKind.RETREATS:
+            return bool(position.dislodged)
+        return self.has_adjustments(position)
+
+    def end_of_season(self, position: Position) -> Position:
+        """Called when a season is over (all its phases done or skipped)."""
+        season = self.calendar.season_of(position.phase)
+        if season.updates_ownership:
+            return position.replace(centres=self.update_ownership(position))
+        return position

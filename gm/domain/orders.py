@@ -1,0 +1,116 @@
+"""Orders as typed values.
+
+An order names its unit by where it stands and, if the player wrote it, its type
+(``UnitRef``); the adjudicator matches that against the board. ``str(order)`` is the
+canonical form shown back to players and written in results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.domain.geography import Location
+from gm.domain.units import UnitType
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRef:
+    location: Location
+    type: UnitType | None = None
+
+    @property
+    def province(self) -> str:
+        return self.location.province
+
+    def __str__(self) -> str:
+        return f"{self.type.letter} {self.location}" if self.type else str(self.location)
+
+
+class Order:
+    """Base of every order; ``unit`` is the unit ordered (None for a waive)."""
+
+    __slots__ = ()
+    unit: UnitRef | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Order):
+    unit: UnitRef
+
+    def __str__(self) -> str:
+        return f"{self.unit} H"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Order):
+    unit: UnitRef
+    destination: Location
+    via_convoy: bool = False
+
+    def __str__(self) -> str:
+        via = " VIA CONVOY" if self.via_convoy else ""
+        return f"{self.unit} - {self.destination}{via}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold(Order):
+    unit: UnitRef
+    supported: UnitRef
+
+    def __str__(self) -> str:
+        return f"{self.unit} S {self.supported}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove(Order):
+    unit: UnitRef
+    supported: UnitRef
+    destination: Location
+
+    def __str__(self) -> str:
+        return f"{self.unit} S {self.supported} - {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy(Order):
+    unit: UnitRef
+    army: UnitRef
+    destination: Location
+
+    def __str__(self) -> str:
+        return f"{self.unit} C {self.army} - {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Order):
+    unit: UnitRef
+    destination: Location
+
+    def __str__(self) -> str:
+        return f"{self.unit} R {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband(Order):
+    """Disband in a retreat phase, or remove a unit in an adjustment phase."""
+
+    unit: UnitRef
+
+    def __str__(self) -> str:
+        return f"DISBAND {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Order):
+    unit: UnitRef  # type may be missing: the adjudicator decides from the terrain (DATC 4.C.3)
+
+    def __str__(self) -> str:
+        return f"BUILD {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Waive(Order):
+    unit: None = None
+
+    def __str__(self) -> str:
+        return "WAIVE"

@@ -1,0 +1,42 @@
+"""What happened to each order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from gm.domain.orders import Order
+from gm.domain.units import Unit
+
+
+class Reason(Enum):
+    """Why an order failed; the value is what results and the interchange format print."""
+
+    BOUNCED = "bounced"
+    CUT = "cut"
+    DISLODGED = "dislodged"
+    NO_CONVOY = "no convoy"
+    VOID = "void"  # a support or convoy that matches no order
+    ILLEGAL = "illegal"  # ignored; the unit holds
+    PARADOX = "paradox"  # a convoy that fails under the Szykman rule
+    DESTROYED = "destroyed"  # a retreat that clashed with another, or no room
+    SUPERSEDED = "superseded"  # a later order for the same unit replaced this one
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    power: str
+    order: Order | None  # None when the line could not be read as an order at all
+    text: str  # the order as understood (canonical), or the line as written if unreadable
+    unit: Unit | None
+    succeeded: bool
+    reason: Reason | None = None
+    detail: str = ""  # for ILLEGAL: why
+
+    @property
+    def reason_text(self) -> str | None:
+        if self.reason is None:
+            return None
+        if self.detail:
+            return f"{self.reason.value}: {self.detail}"
+        return self.reason.value

@@ -1,0 +1,73 @@
+"""A game position: everything on the board at the start of a phase."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from gm.domain.geography import Location
+from gm.domain.phases import Phase
+from gm.domain.units import Unit
+
+
+def frozen_mapping(items: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(items or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodgement:
+    unit: Unit
+    attacker_from: str | None  # province the dislodging unit came from
+    retreats: tuple[Location, ...]  # empty: the unit is destroyed
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    phase: Phase
+    units: tuple[Unit, ...]
+    centres: Mapping[str, str]  # supply centre province -> owning power
+    dislodged: tuple[Dislodgement, ...] = ()
+    # Variant state that is not units or centres (treasuries, cities, dice seeds...):
+    # JSON-compatible values only, so it can be stored and compared.
+    extra: Mapping[str, Any] = field(default_factory=frozen_mapping)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "centres", frozen_mapping(self.centres))
+        object.__setattr__(self, "extra", frozen_mapping(self.extra))
+
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units if u.power == power]
+
+    def centres_of(self, power: str) -> list[str]:
+        return sorted(p for p, owner in self.centres.items() if owner == power)
+
+    def unit_in(self, province: str) -> Unit | None:
+        for unit in self.units:
+            if unit.location.province == province:
+                return unit
+        return None
+
+    def powers_with_units(self) -> set[str]:
+        return {u.power for u in self.units} | {d.unit.power for d in self.dislodged}
+
+    def replace(self, **changes: Any) -> Position:
+        values = {
+            "phase": self.phase,
+            "units": self.units,
+            "centres": self.centres,
+            "dislodged": self.dislodged,
+            "extra": self.extra,
+        }
+        values.update(changes)
+        values["units"] = tuple(sorted(values["units"], key=_unit_key))
+        return Position(**values)
+
+
+def _unit_key(unit: Unit) -> tuple[str, str, str]:
+    return (unit.power, unit.location.province, unit.location.coast or "")
+
+
+def sorted_units(units: Iterable[Unit]) -> tuple[Unit, ...]:
+    return tuple(sorted(units, key=_unit_key))

@@ -1,0 +1,39 @@
+"""Which rules module goes with which map file; loads each variant once per catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from gm.adjudicator.variant import Variant
+from gm.maps.loader import MAPS_DIR, available_maps, load_map
+from gm.maps.model import GameMap
+from gm.variants import standard
+
+RULES: dict[str, Callable[[GameMap], Variant]] = {
+    "standard": standard.make,
+}
+
+
+class UnknownVariant(LookupError):
+    pass
+
+
+class VariantCatalog:
+    """The variants a process can play; each built on first use and kept."""
+
+    def __init__(self, maps_dir: Path = MAPS_DIR):
+        self.maps_dir = maps_dir
+        self._loaded: dict[str, Variant] = {}
+
+    def names(self) -> list[str]:
+        return [n for n in available_maps() if n in RULES]
+
+    def get(self, name: str) -> Variant:
+        key = name.strip().lower()
+        if key not in self._loaded:
+            if key not in RULES:
+                known = ", ".join(self.names())
+                raise UnknownVariant(f"unknown variant {name!r} (known: {known})")
+            self._loaded[key] = RULES[key](load_map(self.maps_dir / f"{key}.yaml"))
+        return self._loaded[key]
