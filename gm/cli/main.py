@@ -1,0 +1,31 @@
+"""The ``gm`` command: parses the command line and hands over to one subcommand module."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from gm.cli import adjudicate_cmd, maps_cmd
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gm", description="A play-by-email Diplomacy game master.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in (adjudicate_cmd, maps_cmd):
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

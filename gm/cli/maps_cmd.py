@@ -1,0 +1,32 @@
+"""``gm maps check [FILE ...]``: validate map files and say how to fix each problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from gm.maps.loader import MAPS_DIR, check_map_file
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("maps", help="work with map files")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    check = actions.add_parser("check", help="validate map files (all in maps/ when none is named)")
+    check.add_argument("files", nargs="*", type=Path)
+    check.set_defaults(run=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    files = args.files or sorted(MAPS_DIR.glob("*.yaml"))
+    failed = 0
+    for path in files:
+        problems = check_map_file(path)
+        if problems:
+            failed += 1
+            for problem in problems:
+                print(problem)
+        else:
+            print(f"{path}: ok")
+    return 1 if failed else 0

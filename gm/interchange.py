@@ -1,0 +1,203 @@
+"""The position interchange format of ``gm adjudicate`` (docs/adjudicate-interchange.md).
+
+JSON in, JSON out, nothing stored: one position and its orders become one result. Input
+that is not a position raises ``InterchangeError`` (the command exits 2); illegal orders
+are not errors, they are reported and the unit holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gm.adjudicator.engine import PhaseReport, adjudicate
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.orders import Order
+from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.position import Dislodgement, Position, sorted_units
+from gm.domain.units import Unit
+from gm.orders import OrderGrammar, OrderSyntaxError, parse_line
+from gm.variants.catalog import UnknownVariant, VariantCatalog
+
+
+class InterchangeError(ValueError):
+    """The input is not a position (bad JSON, unknown variant, unknown province...)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    variant: Variant
+    position: Position
+    lines: list[tuple[str, str, Order | None, str]]  # power, line, order, why unreadable
+
+
+def adjudicate_json(document: Any, catalog: VariantCatalog) -> dict[str, Any]:
+    request = read_request(document, catalog)
+    submitted = [(power, order) for power, _, order, _ in request.lines if order is not None]
+    report = adjudicate(request.variant, request.position, submitted)
+    return write_result(request, report)
+
+
+def read_request(document: Any, catalog: VariantCatalog) -> Request:
+    if not isinstance(document, Mapping):
+        raise InterchangeError("a position must be a JSON object")
+    try:
+        variant = catalog.get(str(document.get("variant", "")))
+    except UnknownVariant as exc:
+        raise InterchangeError(str(exc)) from None
+    grammar = OrderGrammar.for_variant(variant)
+    reader = _Reader(variant, grammar)
+    try:
+        phase = variant.calendar.parse(str(document.get("phase", "")))
+    except ValueError as exc:
+        raise InterchangeError(f"phase: {exc}") from None
+    units = reader.units(document.get("units") or {})
+    if document.get("centers") is None:
+        centres = variant.default_centres(units)
+    else:
+        centres = reader.centres(document["centers"])
+    dislodged = reader.dislodged(document.get("dislodged") or {})
+    position = Position(phase, sorted_units(units), centres, dislodged)
+    return Request(variant, position, reader.orders(document.get("orders") or {}))
+
+
+class _Reader:
+    def __init__(self, variant: Variant, grammar: OrderGrammar):
+        self.variant = variant
+        self.grammar = grammar
+
+    def power(self, name: Any) -> str:
+        found = self.variant.map.power_named(str(name))
+        if found is None:
+            raise InterchangeError(f"unknown power {name!r} (known: {', '.join(self.variant.map.powers)})")
+        return found.name
+
+    def per_power(self, section: Any, what: str) -> Iterable[tuple[str, list]]:
+        if not isinstance(section, Mapping):
+            raise InterchangeError(f"{what} must be an object of power names to lists")
+        for name, items in section.items():
+            if not isinstance(items, list):
+                raise InterchangeError(f"{what} of {name} must be a list")
+            yield self.power(name), items
+
+    def unit(self, power: str, text: Any) -> Unit:
+        try:
+            unit_type, location = self.grammar.parse_unit(str(text))
+        except OrderSyntaxError as exc:
+            raise InterchangeError(f"unit {text!r} of {power}: {exc}") from None
+        location = self.standing_location(unit_type, location, text)
+        return Unit(power, unit_type, location)
+
+    def standing_location(self, unit_type, location: Location, text: Any) -> Location:
+        if self.variant.can_stand(unit_type, location):
+            return location
+        province = self.variant.map.provinces[location.province]
+        if location.coast and self.variant.can_stand(unit_type, location.whole):
+            return location.whole  # a coast written for an army or a one-coast province
+        if province.coasts and location.coast is None:
+            raise InterchangeError(f"unit {text!r}: name the coast of {province.name}")
+        raise InterchangeError(f"unit {text!r}: a {unit_type.name} cannot stand in {province.name}")
+
+    def units(self, section: Any) -> list[Unit]:
+        units = [self.unit(power, text) for power, items in self.per_power(section, "units") for text in items]
+        seen: dict[str, Unit] = {}
+        for unit in units:
+            if unit.location.province in seen:
+                raise InterchangeError(f"two units in {unit.location.province}: {seen[unit.location.province]} and {unit}")
+            seen[unit.location.province] = unit
+        return units
+
+    def location(self, text: Any) -> Location:
+        try:
+            return self.grammar.parse_location(str(text))
+        except OrderSyntaxError as exc:
+            raise InterchangeError(f"{text!r}: {exc}") from None
+
+    def centres(self, section: Any) -> dict[str, str]:
+        centres: dict[str, str] = {}
+        for power, items in self.per_power(section, "centers"):
+            for text in items:
+                province = self.location(text).province
+                if province not in self.variant.map.supply_centres:
+                    raise InterchangeError(f"{text!r} is not a supply centre")
+                centres[province] = power
+        return centres
+
+    def dislodged(self, section: Any) -> tuple[Dislodgement, ...]:
+        result = []
+        for power, items in self.per_power(section, "dislodged"):
+            for item in items:
+                if not isinstance(item, Mapping) or "unit" not in item:
+                    raise InterchangeError(f"dislodged units of {power} must be objects with 'unit'")
+                unit = self.unit(power, item["unit"])
+                options: list[Location] = []
+                for text in item.get("retreats") or []:
+                    wanted = self.location(text)
+                    reachable = self.variant.destinations(unit, wanted.province)
+                    if wanted.coast:
+                        reachable = tuple(loc for loc in reachable if loc.coast == wanted.coast) or (wanted,)
+                    options.extend(reachable or (wanted,))
+                attacker = item.get("attacker_from")
+                result.append(Dislodgement(unit, self.location(attacker).province if attacker else None, tuple(options)))
+        return tuple(result)
+
+    def orders(self, section: Any) -> list[tuple[str, str, Order | None, str]]:
+        lines = []
+        for power, items in self.per_power(section, "orders"):
+            for number, text in enumerate(items, start=1):
+                parsed = parse_line(str(text), self.grammar, line_no=number)
+                why = "; ".join(str(d) for d in parsed.diagnostics if d.severity.name == "ERROR")
+                lines.append((power, str(text), parsed.order if parsed.ok else None, why or "not an order"))
+        return lines
+
+
+def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
+    results: dict[str, list[dict[str, Any]]] = {}
+    engine_results = iter(report.results)
+    for power, text, order, why in request.lines:
+        if order is None:
+            entry = {"order": text, "unit": None, "outcome": "fails", "reason": f"{Reason.ILLEGAL.value}: {why}"}
+        else:
+            entry = _result_entry(next(engine_results))
+        results.setdefault(power, []).append(entry)
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in sorted(report.resolved.dislodged, key=lambda d: (d.unit.power, str(d.unit.location))):
+        dislodged.setdefault(d.unit.power, []).append(
+            {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": sorted(str(r) for r in d.retreats)}
+        )
+    return {
+        "phase": str(request.position.phase),
+        "results": results,
+        "units": _units_by_power(report.resolved.units),
+        "dislodged": dislodged,
+        "centers": _centres_by_power(report.next.centres),
+        "next_phase": str(report.next.phase),
+        "winner": report.winner,
+    }
+
+
+def _result_entry(result: OrderResult) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "order": result.text,
+        "unit": str(result.unit) if result.unit is not None else None,
+        "outcome": "succeeds" if result.succeeded else "fails",
+    }
+    if not result.succeeded:
+        entry["reason"] = result.reason_text or "fails"
+    return entry
+
+
+def _units_by_power(units: Iterable[Unit]) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
+    for unit in units:
+        result.setdefault(unit.power, []).append(str(unit))
+    return {power: sorted(items) for power, items in sorted(result.items())}
+
+
+def _centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
+    for province, power in centres.items():
+        result.setdefault(power, []).append(province)
+    return {power: sorted(items) for power, items in sorted(result.items())}
