@@ -7,7 +7,6 @@ import json
 import sys
 from typing import Any, TextIO
 
-from gm.interchange import InterchangeError, adjudicate_json
 from gm.variants.catalog import VariantCatalog
 
 
@@ -19,6 +18,8 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gm.interchange import InterchangeError, adjudicate_json
+
     catalog = VariantCatalog()
     if args.jsonl:
         source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_stream(source: TextIO, sink: TextIO, catalog: VariantCatalog) -> int:
+    from gm.interchange import InterchangeError, adjudicate_json
+
     for line in source:
         if not line.strip():
             continue
@@ -53,6 +56,8 @@ def run_stream(source: TextIO, sink: TextIO, catalog: VariantCatalog) -> int:
 
 
 def _parse(text: str) -> Any:
+    from gm.interchange import InterchangeError
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
