@@ -279,8 +279,10 @@ class _Reader:
 
     def _powers(self, raw: Any, provinces: dict[str, Province]) -> dict[str, PowerDef]:
         powers: dict[str, PowerDef] = {}
-        if not isinstance(raw, Mapping) or not raw:
-            self.problem("", "has no powers", "add a 'powers:' section")
+        if raw is None or raw == {}:
+            return powers  # a map may have no fixed powers: players found them during the game
+        if not isinstance(raw, Mapping):
+            self.problem("", "'powers' is not a mapping of power names", "write 'powers: {Name: {...}}'")
             return powers
         for name, spec in raw.items():
             line = line_of(raw, name)
