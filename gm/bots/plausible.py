@@ -1,0 +1,160 @@
+"""A player that writes plausible orders at random: for demos, benchmarks and property tests.
+
+"Plausible" means the order sets look like real play: most units move or support, supports
+match other units' moves, fleets at sea convoy neighbouring armies, so that bounces,
+dislodgements and retreats really happen. Every choice comes from the given ``random.Random``,
+so a seed replays the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
+from gm.domain.phases import PhaseKind
+from gm.domain.position import Position
+from gm.domain.units import Mobility, Unit
+
+
+def _ref(unit: Unit) -> UnitRef:
+    return UnitRef(unit.location, unit.type)
+
+
+class PlausiblePlayer:
+    def __init__(self, variant: Variant, rng: random.Random, support_rate: float = 0.35, convoy_rate: float = 0.3):
+        self.variant = variant
+        self.map = variant.map
+        self.rng = rng
+        self.support_rate = support_rate
+        self.convoy_rate = convoy_rate
+
+    def orders(self, position: Position, powers: Sequence[str] | None = None) -> list[tuple[str, Order]]:
+        """Orders for every power (or only ``powers``) in the position's phase."""
+        kind = position.phase.kind
+        if kind is PhaseKind.MOVEMENT:
+            orders = self.movement(position)
+        elif kind is PhaseKind.RETREATS:
+            orders = self.retreats(position)
+        else:
+            orders = self.adjustments(position)
+        if powers is not None:
+            wanted = set(powers)
+            orders = [(p, o) for p, o in orders if p in wanted]
+        return orders
+
+    # -- movement ------------------------------------------------------------------
+
+    def destinations(self, unit: Unit) -> list[Location]:
+        here = unit.location.province
+        options: list[Location] = []
+        for province in sorted(self.map.neighbours.get(here, ())):
+            options.extend(self.variant.destinations(unit, province))
+        return options
+
+    def movement(self, position: Position) -> list[tuple[str, Order]]:
+        rng = self.rng
+        units = list(position.units)
+        chosen: dict[str, Order] = {}
+        supporters: list[Unit] = []
+        for unit in units:
+            roll = rng.random()
+            options = self.destinations(unit)
+            if roll < self.support_rate:
+                supporters.append(unit)
+            elif roll < 0.85 and options:
+                chosen[unit.location.province] = Move(_ref(unit), rng.choice(options))
+            else:
+                chosen[unit.location.province] = Hold(_ref(unit))
+        self._add_convoys(units, chosen)
+        for unit in supporters:
+            chosen[unit.location.province] = self._support(unit, units, chosen)
+        return [(u.power, chosen[u.location.province]) for u in units]
+
+    def _add_convoys(self, units: list[Unit], chosen: dict[str, Order]) -> None:
+        at = {u.location.province: u for u in units}
+        for fleet in units:
+            here = fleet.location.province
+            if not fleet.type.convoys or not self.variant.convoy_province(here) or self.rng.random() > self.convoy_rate:
+                continue
+            shores = sorted(self.map.fleet_province_adjacency.get(here, ()))
+            armies = [at[p] for p in shores if p in at and at[p].type.convoyable and at[p].power == fleet.power]
+            landings = [p for p in shores if self.map.provinces[p].holds_armies]
+            if not armies or len(landings) < 2:
+                continue
+            army = self.rng.choice(armies)
+            target = self.rng.choice([p for p in landings if p != army.location.province])
+            via = bool(self.variant.destinations(army, target))  # adjacent: say so, or it walks
+            chosen[army.location.province] = Move(_ref(army), Location(target), via_convoy=via)
+            chosen[here] = Convoy(_ref(fleet), _ref(army), Location(target))
+
+    def _support(self, unit: Unit, units: list[Unit], chosen: dict[str, Order]) -> Order:
+        candidates: list[Order] = []
+        for other in units:
+            if other is unit:
+                continue
+            order = chosen.get(other.location.province)
+            if isinstance(order, Move):
+                target = order.destination.province
+                if target != unit.location.province and self.variant.can_support_into(unit, target):
+                    weight = 3 if other.power == unit.power else 1
+                    candidates.extend([SupportMove(_ref(unit), _ref(other), order.destination.whole)] * weight)
+            elif order is not None and not isinstance(order, Convoy):
+                if self.variant.can_support_into(unit, other.location.province):
+                    candidates.append(SupportHold(_ref(unit), _ref(other)))
+        if candidates:
+            return self.rng.choice(candidates)
+        return Hold(_ref(unit))
+
+    # -- retreats and adjustments --------------------------------------------------
+
+    def retreats(self, position: Position) -> list[tuple[str, Order]]:
+        orders: list[tuple[str, Order]] = []
+        for dislodged in position.dislodged:
+            unit = dislodged.unit
+            if dislodged.retreats and self.rng.random() < 0.85:
+                orders.append((unit.power, Retreat(_ref(unit), self.rng.choice(dislodged.retreats))))
+            else:
+                orders.append((unit.power, Disband(_ref(unit))))
+        return orders
+
+    def adjustments(self, position: Position) -> list[tuple[str, Order]]:
+        orders: list[tuple[str, Order]] = []
+        for adjustment in self.variant.adjustments(position):
+            power = adjustment.power
+            if adjustment.count > 0:
+                sites = sorted(adjustment.build_sites)
+                self.rng.shuffle(sites)
+                for site in sites[: adjustment.count]:
+                    orders.append((power, self._build(power, site)))
+                if self.rng.random() < 0.1:
+                    orders.append((power, Waive()))
+            elif adjustment.count < 0:
+                own = [u for u in position.units if u.power == power]
+                for unit in self.rng.sample(own, min(len(own), -adjustment.count)):
+                    orders.append((power, Disband(_ref(unit))))
+        return orders
+
+    def _build(self, power: str, site: str) -> Order:
+        province = self.map.provinces[site]
+        types = [t for t in self.variant.buildable_types(power, site) if t.mobility is not Mobility.SEA or province.holds_fleets]
+        types = [t for t in types if t.mobility is not Mobility.LAND or province.holds_armies]
+        unit_type = self.rng.choice(types)
+        location = Location(site)
+        if unit_type.needs_coast and province.coasts:
+            location = Location(site, self.rng.choice(province.coasts))
+        return Build(UnitRef(location, unit_type))
