@@ -58,9 +58,9 @@ def advance(variant: Variant, position: Position) -> Position:
 
 def _ruling_result(ruling: Ruling) -> OrderResult:
     if ruling.superseded:
-        return OrderResult(ruling.power, ruling.order, str(ruling.order), ruling.unit, False, Reason.SUPERSEDED)
+        return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.SUPERSEDED)
     return OrderResult(
-        ruling.power, ruling.order, str(ruling.order), ruling.unit, False, Reason.ILLEGAL, ruling.illegal or ""
+        ruling.power, ruling.order, ruling.unit, False, Reason.ILLEGAL, ruling.illegal or ""
     )
 
 
@@ -76,7 +76,7 @@ def _movement(
         if unit_outcome.ruling is not None:
             ruling = rulings[unit_outcome.ruling]
             results[unit_outcome.ruling] = OrderResult(
-                ruling.power, ruling.order, str(ruling.order), unit, unit_outcome.succeeded, unit_outcome.reason
+                ruling.power, ruling.order, unit, unit_outcome.succeeded, unit_outcome.reason
             )
         if unit_outcome.moved_to is not None:
             stay.append(unit.moved_to(unit_outcome.moved_to))
@@ -103,7 +103,7 @@ def _retreats(
     for outcome in outcomes:
         ruling = rulings[outcome.ruling]
         results[outcome.ruling] = OrderResult(
-            ruling.power, ruling.order, str(ruling.order), ruling.unit, outcome.succeeded, outcome.reason
+            ruling.power, ruling.order, ruling.unit, outcome.succeeded, outcome.reason
         )
     resolved = position.replace(units=position.units + tuple(survivors), dislodged=())
     return results, resolved
@@ -114,7 +114,7 @@ def _adjustments(
 ) -> tuple[list[OrderResult], Position, list]:
     result = resolve_adjustments(variant, position, submitted)
     results = [
-        OrderResult(submitted[o.index][0], o.order, str(o.order), o.unit, o.succeeded, o.reason, o.detail)
+        OrderResult(submitted[o.index][0], o.order, o.unit, o.succeeded, o.reason, o.detail)
         for o in result.outcomes
     ]
     return results, position.replace(units=tuple(result.units)), result.civil_disorder

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gm.adjudicator.convoys import convoy_route_exists
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
@@ -18,7 +17,7 @@ from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Mobility, Unit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ruling:
     """One submitted order after review: normalised, or the reason it does not count."""
 
@@ -40,20 +39,44 @@ class Illegal(Exception):
 def review_movement(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
     units = {u.location.province: u for u in position.units}
     reviewer = _MovementReview(variant, units)
+    # Legality depends only on the map, the order and the units it names, so the verdict on
+    # one such combination is kept for later phases and games.
+    verdicts = variant.legality_verdicts
     rulings = []
     for power, order in submitted:
         unit = units.get(order.unit.province) if order.unit is not None else None
-        try:
-            if unit is None:
-                if order.unit is None:
-                    raise Illegal("not an order for a unit in a movement phase")
-                raise Illegal(f"there is no unit in {order.unit.province}")
-            if unit.power != power:
-                raise Illegal(f"the unit in {unit.location.province} is not {power}'s")
-            rulings.append(Ruling(power, reviewer.normalise(unit, order), unit))
-        except Illegal as why:
-            rulings.append(Ruling(power, order, unit, illegal=str(why)))
+        if unit is None or unit.power != power:
+            if unit is None and order.unit is None:
+                why = "not an order for a unit in a movement phase"
+            elif unit is None:
+                why = f"there is no unit in {reviewer.name(order.unit.province)}"  # type: ignore[union-attr]
+            else:
+                why = f"the unit in {reviewer.name(unit.location.province)} is not {power}'s"
+            rulings.append(Ruling(power, order, unit, illegal=why))
+            continue
+        helped = _helped(order, units)
+        key = (order, unit.type, unit.location, helped.type if helped else None, helped.location if helped else None)
+        verdict = verdicts.get(key)
+        if verdict is None:
+            try:
+                verdict = reviewer.normalise(unit, order)
+            except Illegal as why:
+                verdict = str(why)
+            verdicts[key] = verdict
+        if isinstance(verdict, str):
+            rulings.append(Ruling(power, order, unit, illegal=verdict))
+        else:
+            rulings.append(Ruling(power, verdict, unit))
     return last_order_wins(rulings)
+
+
+def _helped(order: Order, units: dict[str, Unit]) -> Unit | None:
+    """The other unit a support or convoy names, whose place and type its legality depends on."""
+    if isinstance(order, (SupportHold, SupportMove)):
+        return units.get(order.supported.province)
+    if isinstance(order, Convoy):
+        return units.get(order.army.province)
+    return None
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
@@ -79,19 +102,20 @@ def review_retreats(variant: Variant, position: Position, submitted: Sequence[tu
 
 def last_order_wins(rulings: list[Ruling]) -> list[Ruling]:
     """A unit given several legal orders follows the last one (as a mail judge revises orders)."""
-    last: dict[str, int] = {}
-    for index, ruling in enumerate(rulings):
-        if ruling.counts and ruling.unit is not None:
-            last[ruling.unit.location.province] = index
-    return [
-        Ruling(r.power, r.order, r.unit, superseded=True)
-        if r.counts and r.unit is not None and last[r.unit.location.province] != i
-        else r
-        for i, r in enumerate(rulings)
-    ]
+    last: dict[str, Ruling] = {}
+    for ruling in rulings:
+        if ruling.illegal is None and ruling.unit is not None:
+            earlier = last.get(ruling.unit.location.province)
+            if earlier is not None:
+                earlier.superseded = True
+            last[ruling.unit.location.province] = ruling
+    return rulings
 
 
-def _ref(unit: Unit) -> UnitRef:
+def _ref(unit: Unit, written: UnitRef | None = None) -> UnitRef:
+    """The unit as the order should name it (DATC 4.B.5, 4.C.2: a wrong type or coast is ignored)."""
+    if written is not None and written.type is unit.type and written.location == unit.location:
+        return written
     return UnitRef(unit.location, unit.type)
 
 
@@ -103,9 +127,12 @@ class _MovementReview:
 
     def normalise(self, unit: Unit, order: Order) -> Order:
         if isinstance(order, Hold):
-            return Hold(_ref(unit))
+            return order if order.unit.type is unit.type and order.unit.location == unit.location else Hold(_ref(unit))
         if isinstance(order, Move):
-            return Move(_ref(unit), self.move_target(unit, order.destination, order.via_convoy), order.via_convoy)
+            destination = self.move_target(unit, order.destination, order.via_convoy)
+            if destination == order.destination and _ref(unit, order.unit) is order.unit:
+                return order
+            return Move(_ref(unit), destination, order.via_convoy)
         if isinstance(order, SupportHold):
             target = self.other_unit(order.supported, unit)
             self.require_support_reach(unit, target.location.province)
@@ -145,7 +172,7 @@ class _MovementReview:
                 raise Illegal(f"a {unit.type.name} cannot be convoyed")
             if self.variant.destinations(unit, province) and not via_convoy:
                 return Location(province)
-            if unit.type.convoyable and self.convoy_possible(unit.location.province, province):
+            if unit.type.convoyable and self.variant.convoy_possible(unit.location.province, province):
                 return Location(province)
             if self.variant.destinations(unit, province):
                 raise Illegal(f"no convoy could take it from {self.name(unit.location.province)} to {target.name}")
@@ -168,13 +195,6 @@ class _MovementReview:
             raise Illegal(f"say which coast of {target.name}: {coasts}")
         return reachable[0]  # DATC 4.B.2: the only possible coast
 
-    def convoy_possible(self, origin: str, destination: str, through: str | None = None) -> bool:
-        if not (self.map.provinces[origin].holds_fleets and self.map.provinces[destination].holds_fleets):
-            return False
-        return convoy_route_exists(
-            origin, destination, self.map.fleet_province_adjacency, self.variant.convoy_province, through
-        )
-
     def support_move(self, unit: Unit, order: SupportMove) -> SupportMove:
         target = self.other_unit(order.supported, unit)
         province = order.destination.province
@@ -187,7 +207,7 @@ class _MovementReview:
         if not reachable and target.type.mobility is Mobility.SEA:
             reachable = any(n.province == province for n in self.map.fleet_adjacency.get(target.location, ()))
         if not reachable and target.type.convoyable:
-            reachable = self.convoy_possible(target.location.province, province)
+            reachable = self.variant.convoy_possible(target.location.province, province)
         if not reachable:
             raise Illegal(f"the unit in {self.name(target.location.province)} cannot reach {self.name(province)}")
         coast = order.destination.coast if order.destination.coast in self.map.provinces[province].coasts else None
@@ -203,7 +223,7 @@ class _MovementReview:
         destination = order.destination.province
         if not self.map.provinces[destination].holds_armies or destination == army.location.province:
             raise Illegal(f"an army cannot be convoyed to {self.name(destination)}")
-        if not self.convoy_possible(army.location.province, destination, through=here):
+        if not self.variant.convoy_possible(army.location.province, destination, through=here):
             raise Illegal(
                 f"{self.name(here)} is on no route from {self.name(army.location.province)} to {self.name(destination)}"
             )

@@ -57,7 +57,7 @@ class _Node:
         self.paradox = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnitOutcome:
     unit: Unit
     ruling: int | None  # the ruling whose order the unit followed (None: it had no order)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from gm.adjudicator.convoys import convoy_route_exists
 from gm.domain.geography import Location, Terrain
 from gm.domain.phases import Calendar, Phase, PhaseKind
 from gm.domain.position import Position, sorted_units
@@ -25,6 +26,19 @@ class Adjustment:
     power: str
     count: int
     build_sites: frozenset[str]
+
+
+class BoundedCache(dict):
+    """A dict that forgets everything when it grows past its limit (memory stays bounded)."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key, value) -> None:
+        if len(self) >= self.limit:
+            self.clear()
+        super().__setitem__(key, value)
 
 
 class Variant:
@@ -43,6 +57,10 @@ class Variant:
         self.calendar = calendar
         self.first_year = first_year
         self.unit_types = unit_types
+        # Answers that depend on the map only, kept because every phase asks them again.
+        self._destinations: dict[tuple[Mobility, Location, str], tuple[Location, ...]] = {}
+        self._convoy_routes: dict[tuple[str, str, str | None], bool] = {}
+        self.legality_verdicts: BoundedCache = BoundedCache(200_000)
 
     # -- vocabulary ----------------------------------------------------------------
 
@@ -101,13 +119,34 @@ class Variant:
 
     def destinations(self, unit: Unit, province: str) -> tuple[Location, ...]:
         """The locations in ``province`` the unit may reach in one ordinary move (no convoy)."""
-        mobility = unit.type.mobility
+        key = (unit.type.mobility, unit.location, province)
+        found = self._destinations.get(key)
+        if found is None:
+            found = self._destinations[key] = self._map_destinations(unit.type.mobility, unit.location, province)
+        return found
+
+    def _map_destinations(self, mobility: Mobility, origin: Location, province: str) -> tuple[Location, ...]:
         if mobility is Mobility.LAND:
-            near = self.map.army_adjacency.get(unit.location.province, frozenset())
+            near = self.map.army_adjacency.get(origin.province, frozenset())
             return (Location(province),) if province in near else ()
         if mobility is Mobility.SEA:
-            return self.map.fleet_targets(unit.location, province)
+            return self.map.fleet_targets(origin, province)
         return ()
+
+    def convoy_possible(self, origin: str, destination: str, through: str | None = None) -> bool:
+        """Could any fleets carry an army from ``origin`` to ``destination`` (via ``through``)?"""
+        key = (origin, destination, through)
+        found = self._convoy_routes.get(key)
+        if found is None:
+            provinces = self.map.provinces
+            found = (
+                provinces[origin].holds_fleets
+                and provinces[destination].holds_fleets
+                and convoy_route_exists(origin, destination, self.map.fleet_province_adjacency,
+                                        self.convoy_province, through)
+            )
+            self._convoy_routes[key] = found
+        return found
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
         """Support reaches a province, whatever its coasts (DATC 6.B.4)."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Terrain(Enum):
@@ -13,9 +13,12 @@ class Terrain(Enum):
     IMPASSABLE = "impassable"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Location:
-    """A province, or one coast of a province with several coasts."""
+class Location(NamedTuple):
+    """A province, or one coast of a province with several coasts.
+
+    A named tuple rather than a dataclass: locations are dict keys on every hot path of the
+    adjudicator, and tuples hash and compare in C.
+    """
 
     province: str
     coast: str | None = None

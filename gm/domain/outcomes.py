@@ -23,15 +23,19 @@ class Reason(Enum):
     SUPERSEDED = "superseded"  # a later order for the same unit replaced this one
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OrderResult:
     power: str
-    order: Order | None  # None when the line could not be read as an order at all
-    text: str  # the order as understood (canonical), or the line as written if unreadable
-    unit: Unit | None
+    order: Order  # as the engine understood it
+    unit: Unit | None  # the unit it commands (None for builds of nothing yet, waives)
     succeeded: bool
     reason: Reason | None = None
     detail: str = ""  # for ILLEGAL: why
+
+    @property
+    def text(self) -> str:
+        """The order in canonical form."""
+        return str(self.order)
 
     @property
     def reason_text(self) -> str | None:

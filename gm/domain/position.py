@@ -13,6 +13,8 @@ from gm.domain.units import Unit
 
 
 def frozen_mapping(items: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    if isinstance(items, MappingProxyType):
+        return items
     return MappingProxyType(dict(items or {}))
 
 
@@ -61,7 +63,6 @@ class Position:
             "extra": self.extra,
         }
         values.update(changes)
-        values["units"] = tuple(sorted(values["units"], key=_unit_key))
         return Position(**values)
 
 

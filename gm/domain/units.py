@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from gm.domain.geography import Location
 
@@ -39,8 +40,9 @@ FLEET = UnitType("F", "fleet", Mobility.SEA, convoys=True, needs_coast=True)
 STANDARD_UNIT_TYPES: tuple[UnitType, ...] = (ARMY, FLEET)
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit on the board (a named tuple for speed, like ``Location``)."""
+
     power: str
     type: UnitType
     location: Location
