@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gm.adjudicator.convoys import ConvoyGeometry
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
@@ -58,11 +59,13 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
         key = (order, unit.type, unit.location, helped.type if helped else None, helped.location if helped else None)
         verdict = verdicts.get(key)
         if verdict is None:
+            reviewer.consulted_fleets = False
             try:
                 verdict = reviewer.normalise(unit, order)
             except Illegal as why:
                 verdict = str(why)
-            verdicts[key] = verdict
+            if not reviewer.consulted_fleets:  # convoy verdicts depend on where every fleet is
+                verdicts[key] = verdict
         if isinstance(verdict, str):
             rulings.append(Ruling(power, order, unit, illegal=verdict))
         else:
@@ -124,6 +127,24 @@ class _MovementReview:
         self.variant = variant
         self.map = variant.map
         self.units = units
+        self.consulted_fleets = False
+        self._geometry: ConvoyGeometry | None = None
+
+    @property
+    def convoys(self) -> ConvoyGeometry:
+        self.consulted_fleets = True
+        if self._geometry is None:
+            carriers = [p for p, u in self.units.items() if u.type.convoys and self.variant.convoy_province(p)]
+            self._geometry = ConvoyGeometry(self.map.fleet_province_adjacency, carriers)
+        return self._geometry
+
+    def convoy_possible(self, origin: str, destination: str, avoid: str | None = None) -> bool:
+        provinces = self.map.provinces
+        return (
+            provinces[origin].holds_fleets
+            and provinces[destination].holds_fleets
+            and self.convoys.route_exists(origin, destination, avoid)
+        )
 
     def normalise(self, unit: Unit, order: Order) -> Order:
         if isinstance(order, Hold):
@@ -172,7 +193,7 @@ class _MovementReview:
                 raise Illegal(f"a {unit.type.name} cannot be convoyed")
             if self.variant.destinations(unit, province) and not via_convoy:
                 return Location(province)
-            if unit.type.convoyable and self.variant.convoy_possible(unit.location.province, province):
+            if unit.type.convoyable and self.convoy_possible(unit.location.province, province):
                 return Location(province)
             if self.variant.destinations(unit, province):
                 raise Illegal(f"no convoy could take it from {self.name(unit.location.province)} to {target.name}")
@@ -207,7 +228,8 @@ class _MovementReview:
         if not reachable and target.type.mobility is Mobility.SEA:
             reachable = any(n.province == province for n in self.map.fleet_adjacency.get(target.location, ()))
         if not reachable and target.type.convoyable:
-            reachable = self.variant.convoy_possible(target.location.province, province)
+            # DATC 6.D.31: the route must not need the supporting fleet itself
+            reachable = self.convoy_possible(target.location.province, province, avoid=unit.location.province)
         if not reachable:
             raise Illegal(f"the unit in {self.name(target.location.province)} cannot reach {self.name(province)}")
         coast = order.destination.coast if order.destination.coast in self.map.provinces[province].coasts else None
@@ -223,7 +245,7 @@ class _MovementReview:
         destination = order.destination.province
         if not self.map.provinces[destination].holds_armies or destination == army.location.province:
             raise Illegal(f"an army cannot be convoyed to {self.name(destination)}")
-        if not self.variant.convoy_possible(army.location.province, destination, through=here):
+        if not self.convoys.can_be_necessary(army.location.province, destination, here):
             raise Illegal(
                 f"{self.name(here)} is on no route from {self.name(army.location.province)} to {self.name(destination)}"
             )

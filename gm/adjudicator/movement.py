@@ -191,7 +191,10 @@ class _Resolver:
             return opt_result
         if node.in_cycle:
             self.hits -= 1
-        if self.hits == old_hits:
+        # The ancestor of a cycle found below applies the backup rule. An order that is
+        # undecided only because it leans on a cycle still being settled further up the
+        # recursion (nothing new was found below it) joins that cycle instead.
+        if self.hits == old_hits and len(self.cycle) > old_len:
             members = self._drop_cycle(old_len)
             self._backup_rule(members)
             self.uncertain = old_uncertain
@@ -347,11 +350,16 @@ class _Resolver:
             if not succeeded:
                 reason = Reason.BOUNCED if self._path(node, False) else Reason.NO_CONVOY
         elif node.kind in (SUPPORT, CONVOY):
-            if not node.valid:
+            if node.kind == CONVOY and attacker is not None:
+                succeeded, reason = False, Reason.DISLODGED
+            elif not node.valid:
                 succeeded, reason = False, Reason.VOID
             elif not node.result:
                 succeeded = False
-                reason = Reason.PARADOX if node.paradox else (Reason.DISLODGED if attacker else Reason.CUT)
+                if node.kind == SUPPORT:
+                    reason = Reason.CUT  # by an attack, or by the dislodgement itself
+                else:
+                    reason = Reason.DISLODGED if attacker else Reason.PARADOX
         elif attacker is not None:
             succeeded, reason = False, Reason.DISLODGED
         return UnitOutcome(

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from gm.adjudicator.convoys import convoy_route_exists
 from gm.domain.geography import Location, Terrain
 from gm.domain.phases import Calendar, Phase, PhaseKind
 from gm.domain.position import Position, sorted_units
@@ -59,7 +58,6 @@ class Variant:
         self.unit_types = unit_types
         # Answers that depend on the map only, kept because every phase asks them again.
         self._destinations: dict[tuple[Mobility, Location, str], tuple[Location, ...]] = {}
-        self._convoy_routes: dict[tuple[str, str, str | None], bool] = {}
         self.legality_verdicts: BoundedCache = BoundedCache(200_000)
 
     # -- vocabulary ----------------------------------------------------------------
@@ -132,21 +130,6 @@ class Variant:
         if mobility is Mobility.SEA:
             return self.map.fleet_targets(origin, province)
         return ()
-
-    def convoy_possible(self, origin: str, destination: str, through: str | None = None) -> bool:
-        """Could any fleets carry an army from ``origin`` to ``destination`` (via ``through``)?"""
-        key = (origin, destination, through)
-        found = self._convoy_routes.get(key)
-        if found is None:
-            provinces = self.map.provinces
-            found = (
-                provinces[origin].holds_fleets
-                and provinces[destination].holds_fleets
-                and convoy_route_exists(origin, destination, self.map.fleet_province_adjacency,
-                                        self.convoy_province, through)
-            )
-            self._convoy_routes[key] = found
-        return found
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
         """Support reaches a province, whatever its coasts (DATC 6.B.4)."""
