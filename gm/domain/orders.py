@@ -8,13 +8,15 @@ canonical form shown back to players and written in results.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gm.domain.geography import Location
 from gm.domain.units import UnitType
 
 
-@dataclass(frozen=True, slots=True)
-class UnitRef:
+class UnitRef(NamedTuple):
+    """A unit as an order names it (a named tuple: orders are hashed on every phase)."""
+
     location: Location
     type: UnitType | None = None
 

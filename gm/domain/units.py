@@ -22,8 +22,10 @@ class Mobility(Enum):
     NONE = "none"  # never moves (a garrison)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class UnitType:
+    """One kind of unit. Each variant holds one instance per kind, so identity is equality."""
+
     letter: str
     name: str
     mobility: Mobility

@@ -1,0 +1,65 @@
+"""The order parser: text as players write it -> typed orders (``gm.domain.orders``).
+
+    grammar = OrderGrammar.for_variant(variant)     # built once per variant, cached
+    lines = parse_orders(text, grammar)             # one ParsedLine per non-blank line
+    pl = parse_line("A Lon - Nth", grammar, line_no=1)
+    pl.order, pl.diagnostics, pl.ok
+
+The parser is as forgiving as the best judges (njudge, DPjudge, MILA): unit types optional,
+provinces by id, name or alias in any case, separators or none ("A PAR BUR"), postfix forms
+("A PAR B", "F TRI D"), coasts in every usual spelling, noise around the order. It never
+raises and never guesses a coast. Ambiguity rules: see ``gm.orders.grammar``.
+
+Modules: ``tokens`` (cleaning, tokens), ``names`` (name indexes, suggestions), ``cursor``
+(reading primitives), ``verbs`` (core verbs), ``grammar`` (``OrderGrammar``, line dispatch),
+``parser`` (``ParsedLine``, ``parse_line``, ``parse_orders``), ``diagnostics``.
+
+Extension point for variants
+----------------------------
+A variant adds vocabulary without touching the core grammar, either by calling
+
+    grammar = OrderGrammar.for_variant(v).extended(
+        unit_verbs={"sack": sack},          # after a unit: "A Syracuse sack"
+        line_verbs={"pay": pay},            # starting the line: "PAY 35 Egyptus"
+        named_units={"Hannibal": where_is_hannibal},   # "Hannibal - Numidia"
+    )
+
+or, so that ``for_variant`` does it, by defining on its ``Variant`` subclass
+``def extend_order_grammar(self, grammar): return grammar.extended(...)``.
+
+* A verb is one word (matched in its ``normalise_name`` form; any dash or arrow is "-"). Its
+  handler is ``handler(unit: UnitRef | None, cursor: Cursor) -> Order``: ``unit`` is the unit
+  read before the verb (None for a line verb), and the cursor stands just after the verb. The
+  handler reads the rest with ``cursor.location()``, ``cursor.route()``, ``cursor.unit()`` /
+  ``cursor.each_unit()``, ``cursor.number()``, ``cursor.accept(word, ...)``, ``cursor.word``,
+  records ignored parts with ``cursor.warn()``, and fails with ``raise cursor.error(msg)``. It
+  may return any ``Order`` subclass, including the variant's own. The grammar checks that the
+  handler used the whole line. Mapping a word to None removes a core verb. Core verbs and the
+  variant's share the same tables (``gm.orders.verbs``), so the rules above for choosing between
+  a verb and a province apply to them too.
+* New unit types need nothing here: every letter and name in ``variant.unit_types`` is read
+  ("L Rome", "Leader Rome").
+* A named unit ("Hannibal", "Scipio Africanus") maps its name to a resolver
+  ``resolve(context) -> UnitRef | None``; ``context`` is whatever the caller passed to
+  ``parse_line``/``parse_orders`` (e.g. the current position). Returning None is an error
+  ("cannot tell which unit ...").
+"""
+
+from gm.orders.cursor import Cursor
+from gm.orders.diagnostics import Diagnostic, OrderSyntaxError, Severity
+from gm.orders.grammar import NamedUnitResolver, OrderGrammar
+from gm.orders.parser import ParsedLine, parse_line, parse_orders
+from gm.orders.verbs import VerbHandler
+
+__all__ = [
+    "Cursor",
+    "Diagnostic",
+    "NamedUnitResolver",
+    "OrderGrammar",
+    "OrderSyntaxError",
+    "ParsedLine",
+    "Severity",
+    "VerbHandler",
+    "parse_line",
+    "parse_orders",
+]

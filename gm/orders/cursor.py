@@ -1,0 +1,386 @@
+"""A position in a line's tokens, with the reading primitives every verb handler uses.
+
+Verb handlers (core or a variant's) receive a ``Cursor`` just after their verb word and read
+the rest of the order with it: ``location``, ``route``, ``unit``/``each_unit``, ``accept``,
+``number``. They return an ``Order`` or raise the ``OrderSyntaxError`` made by ``error``; the
+grammar checks afterwards that the whole line was used. ``warn`` records something ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from gm.domain.geography import Location
+from gm.domain.orders import Order, UnitRef
+from gm.domain.units import Mobility, UnitType
+from gm.orders.diagnostics import Diagnostic, OrderSyntaxError
+from gm.orders.names import word_run
+from gm.orders.tokens import CLOSE, DASH, OPEN, SLASH, WORD, Token
+
+if TYPE_CHECKING:
+    from gm.orders.grammar import OrderGrammar
+
+R = TypeVar("R")
+
+ARTICLES = frozenset({"a", "an", "the"})
+FILLERS = frozenset({"in", "at"})  # "build fleet in Kiel", "army at Paris"
+ROUTE_WORDS = frozenset({"-", "to"})
+VIA_WORDS = frozenset({"via", "by"})
+VIA_SECOND = frozenset({"convoy", "c", "sea"})
+
+
+def first_success(attempts: Sequence[Callable[[], R]]) -> tuple[int, R]:
+    """Try readings in order of preference; the first that works wins.
+
+    If none works, raise the error of the reading that got furthest into the line (the
+    earliest such reading on a tie): it is the one that best explains what went wrong.
+    """
+    errors: list[OrderSyntaxError] = []
+    for index, attempt in enumerate(attempts):
+        try:
+            return index, attempt()
+        except OrderSyntaxError as error:
+            errors.append(error)
+    raise furthest(errors)
+
+
+def furthest(errors: Sequence[OrderSyntaxError]) -> OrderSyntaxError:
+    """The error that got furthest into the line (the first of them on a tie)."""
+    if not errors:
+        return OrderSyntaxError(Diagnostic.error("nothing to read"), 0)
+    return max(errors, key=lambda e: -1 if e.pos is None else e.pos)
+
+
+class Cursor:
+    __slots__ = ("grammar", "line", "tokens", "i", "warnings", "context")
+
+    def __init__(
+        self,
+        grammar: OrderGrammar,
+        line: str,
+        tokens: Sequence[Token],
+        i: int = 0,
+        warnings: list[Diagnostic] | None = None,
+        context: Any = None,
+    ):
+        self.grammar = grammar
+        self.line = line  # the cleaned line the tokens index into
+        self.tokens = tokens
+        self.i = i
+        self.warnings = warnings if warnings is not None else []
+        self.context = context  # whatever the caller passed to parse_line (e.g. a position)
+
+    # -- looking and moving ------------------------------------------------------------
+
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.tokens[j] if j < len(self.tokens) else None
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.tokens)
+
+    @property
+    def word(self) -> str | None:
+        """The current token's normalised form if it is a word."""
+        t = self.peek()
+        return t.norm if t is not None and t.kind == WORD else None
+
+    @property
+    def key(self) -> str | None:
+        """What verb tables are looked up by: a word's norm, or "-" for any dash or arrow."""
+        t = self.peek()
+        return t.norm if t is not None and t.kind in (WORD, DASH) else None
+
+    def advance(self, n: int = 1) -> None:
+        self.i += n
+
+    def accept(self, *words: str) -> bool:
+        """Step over the current token if its key is one of ``words``."""
+        if self.key in words:
+            self.i += 1
+            return True
+        return False
+
+    def fork(self) -> Cursor:
+        return Cursor(self.grammar, self.line, self.tokens, self.i, list(self.warnings), self.context)
+
+    def commit(self, other: Cursor) -> None:
+        self.i = other.i
+        self.warnings = other.warnings
+
+    def text(self, start: int, end: int | None = None) -> str:
+        """The line as written from token ``start`` up to (not including) token ``end``."""
+        end = len(self.tokens) if end is None else end
+        if start >= end or start >= len(self.tokens):
+            return ""
+        return self.line[self.tokens[start].start : self.tokens[end - 1].end]
+
+    # -- diagnostics -------------------------------------------------------------------
+
+    def error(self, message: str, suggestion: str | None = None, pos: int | None = None) -> OrderSyntaxError:
+        """An error to raise; ``pos`` defaults to the current token."""
+        return OrderSyntaxError(Diagnostic.error(message, suggestion), self.i if pos is None else pos)
+
+    def warn(self, message: str, suggestion: str | None = None) -> None:
+        self.warnings.append(Diagnostic.warning(message, suggestion))
+
+    def expect_end(self) -> None:
+        if self.at_end():
+            return
+        i = self.i
+
+        def diagnose() -> Diagnostic:
+            misspelt = self._misspelt_name_before(i)
+            if misspelt is not None:
+                return Diagnostic.error(f'unknown province "{misspelt[0]}"', misspelt[1])
+            return Diagnostic.error(f'unexpected "{self.text(i)}" at the end of the order')
+
+        raise OrderSyntaxError(diagnose, i)
+
+    def _misspelt_name_before(self, i: int) -> tuple[str, str] | None:
+        """Left-over words that, with the words just before them, spell a province name
+        nearly: "Norwegian See" is read as Norwegian Sea plus "See" before this catches it."""
+        best: tuple[str, str, float] | None = None
+        for back in (1, 2):
+            start = i - back
+            if start < 0 or any(t.kind != WORD for t in self.tokens[start:i]):
+                break
+            parts, ends = word_run(self.tokens, start, back + 2)
+            for k in range(back + 1, len(parts) + 1):
+                found = self.grammar.provinces.closest_entry(" ".join(parts[:k]))
+                # The name must have more words than were read: "Kiel X" is Kiel plus junk.
+                if found and found[2] >= 0.8 and len(found[0].split()) > back:
+                    if best is None or found[2] > best[2]:
+                        best = (self.text(start, ends[k - 1]), found[1], found[2])
+        return None if best is None else (best[0], best[1])
+
+    def province_guess(self, i: int) -> tuple[str, str, float] | None:
+        """For unknown words at ``i``: (words as written, nearest province name, similarity)."""
+        parts, ends = word_run(self.tokens, i, 3)
+        best: tuple[str, str, float] | None = None
+        for k in range(1, len(parts) + 1):
+            found = self.grammar.provinces.closest(" ".join(parts[:k]))
+            if found and (best is None or found[1] >= best[2]):
+                best = (self.text(i, ends[k - 1]), found[0], found[1])
+        return best
+
+    def unknown_province(self, i: int, what: str = "province") -> OrderSyntaxError:
+        t = self.tokens[i] if i < len(self.tokens) else None
+        if t is None:
+            return self.error(f"missing {what}", pos=i)
+        if t.kind != WORD:
+            return self.error(f'expected a {what}, found "{t.text}"', pos=i)
+
+        def diagnose() -> Diagnostic:
+            guess = self.province_guess(i)
+            if guess:
+                return Diagnostic.error(f'unknown province "{guess[0]}"', guess[1])
+            return Diagnostic.error(f'unknown province "{t.text}"')
+
+        return OrderSyntaxError(diagnose, i)
+
+    # -- places ------------------------------------------------------------------------
+
+    def starts_location(self) -> bool:
+        return self.grammar.provinces.match(self.tokens, self.i) is not None
+
+    def location(self, unit_type: UnitType | None = None, what: str = "province") -> Location:
+        """A province (id, name or alias; longest match) and its coast if one is written.
+
+        A coast the province does not have is dropped with a warning (DATC 4.B.6), and so is
+        any coast given to a unit that moves on land. No coast is ever guessed.
+        """
+        found = self.grammar.provinces.match(self.tokens, self.i)
+        if found is None:
+            raise self.unknown_province(self.i, what)
+        pid, self.i = found
+        coast = self._coast(pid)
+        if coast is None:
+            return Location(pid)
+        province = self.grammar.map.provinces[pid]
+        coast_name = self.grammar.map.coast_names.get(coast, coast)
+        if coast not in province.coasts:
+            self.warn(f"{province.name} has no {coast_name}; the coast is ignored")
+            return Location(pid)
+        if unit_type is not None and unit_type.mobility is Mobility.LAND:
+            self.warn(f"an {unit_type.name} takes no coast; {coast_name} of {province.name} ignored")
+            return Location(pid)
+        return Location(pid, coast)
+
+    def _coast(self, pid: str) -> str | None:
+        t = self.peek()
+        if t is None:
+            return None
+        g = self.grammar
+        if t.kind == SLASH:  # stp/nc, spa/n
+            found = g.coasts.match(self.tokens, self.i + 1)
+            if found is None:
+                after = self.peek(1)
+                if after is None or after.kind != WORD:
+                    raise self.error('missing coast after "/"', pos=self.i + 1)
+                raise self.error(f'unknown coast "{after.text}"', pos=self.i + 1)
+            coast, self.i = found
+            return coast
+        if t.kind == OPEN:  # stp(nc), St Petersburg (north coast); "(via convoy)" is not a coast
+            found = g.coasts.match(self.tokens, self.i + 1)
+            if found is not None and found[1] < len(self.tokens) and self.tokens[found[1]].kind == CLOSE:
+                self.i = found[1] + 1
+                return found[0]
+            return None
+        start = self.i
+        if t.kind == DASH and t.tight:  # spa-nc, but never "lon-nth"
+            start += 1
+        elif t.kind != WORD:
+            return None
+        # A bare coast ("stp nc", "Spain north coast") must not swallow a province name that
+        # starts there: the longer reading wins; on a tie, the coast only if the province has it.
+        found = g.bare_coasts.match(self.tokens, start)
+        if found is None:
+            return None
+        coast, end = found
+        other = g.provinces.match(self.tokens, start)
+        if other is not None:
+            if other[1] > end:
+                return None
+            if other[1] == end and coast not in g.map.provinces[pid].coasts:
+                return None
+        if t.kind == DASH and other is not None:
+            return None
+        self.i = end
+        return coast
+
+    def route(self, unit_type: UnitType | None = None, what: str = "destination") -> tuple[list[Location], bool]:
+        """Locations separated by dashes or "to" (``LON - NTH - BEL``), then an optional
+        "via convoy" / "by convoy" / "via" (also in brackets). Returns (locations, via)."""
+        places = [self.location(unit_type, what)]
+        while self.key in ROUTE_WORDS:
+            self.advance()
+            places.append(self.location(unit_type, what))
+        return places, self.via()
+
+    def via(self) -> bool:
+        start = self.i
+        bracket = self.peek() is not None and self.peek().kind == OPEN  # type: ignore[union-attr]
+        if bracket:
+            self.advance()
+        if not self.accept(*VIA_WORDS):
+            self.i = start
+            return False
+        self.accept(*VIA_SECOND)
+        if bracket and not (self.peek() is not None and self.peek().kind == CLOSE):  # type: ignore[union-attr]
+            self.i = start
+            return False
+        if bracket:
+            self.advance()
+        return True
+
+    # -- units -------------------------------------------------------------------------
+
+    def _type_at(self, i: int) -> tuple[UnitType, int] | None:
+        g = self.grammar
+        tokens = self.tokens
+        if i < len(tokens) and tokens[i].norm in ARTICLES and i + 1 < len(tokens):
+            after = g.types.match(tokens, i + 1)  # "build a fleet", "an army"
+            if after is not None and tokens[i + 1].norm in g.type_names:
+                return after
+        return g.types.match(tokens, i)
+
+    def starts_unit(self) -> bool:
+        g = self.grammar
+        return (
+            self._type_at(self.i) is not None
+            or g.provinces.match(self.tokens, self.i) is not None
+            or g.named_units.match(self.tokens, self.i) is not None
+        )
+
+    def unit_readings(self, *, nationality: bool = False, what: str = "unit") -> list[tuple[UnitRef, Cursor]]:
+        """Every way the tokens here read as a unit, best first, each with the cursor after it.
+
+        Readings, in order: a named unit the variant registered; type then location ("A PAR",
+        "Fleet St Petersburg (north coast)"); location alone ("PAR", type left to the
+        adjudicator). With ``nationality``, a leading power name or adjective ("German A BER",
+        "England's F LON") is first tried as a word to skip (DATC 4.C.5, 4.C.6).
+        """
+        g = self.grammar
+        starts = []
+        if nationality:
+            power = g.powers.match(self.tokens, self.i)
+            if power is not None:
+                skipped = self.fork()
+                skipped.i = power[1]
+                starts.append(skipped)
+        starts.append(self)
+        readings: list[tuple[UnitRef, Cursor]] = []
+        errors: list[OrderSyntaxError] = []
+        for start in starts:
+            i = start.i
+            tried = False
+            named = g.named_units.match(self.tokens, i)
+            if named is not None:
+                tried = True
+                resolve, end = named
+                f = start.fork()
+                f.i = end
+                ref = resolve(f.context)
+                if ref is None:
+                    errors.append(f.error(f'cannot tell which unit "{self.text(i, end)}" is', pos=end))
+                else:
+                    readings.append((ref, f))
+            typed = start._type_at(i)
+            if typed is not None:
+                tried = True
+                unit_type, end = typed
+                f = start.fork()
+                f.i = end
+                if f.word in FILLERS and not f.starts_location():
+                    f.advance()
+                try:
+                    readings.append((UnitRef(f.location(unit_type), unit_type), f))
+                except OrderSyntaxError as error:
+                    errors.append(error)
+            if g.provinces.match(self.tokens, i) is not None:
+                tried = True
+                f = start.fork()
+                try:
+                    readings.append((UnitRef(f.location(None, what)), f))
+                except OrderSyntaxError as error:
+                    errors.append(error)
+            if not tried:
+                errors.append(start.unknown_province(i, what))
+        if not readings:
+            raise furthest(errors)
+        return readings
+
+    def unit(self, *, nationality: bool = False, what: str = "unit") -> UnitRef:
+        """The preferred reading of a unit here (for handlers that need no backtracking)."""
+        ref, after = self.unit_readings(nationality=nationality, what=what)[0]
+        self.commit(after)
+        return ref
+
+    def each_unit(
+        self,
+        then: Callable[[UnitRef, Cursor], Order],
+        *,
+        nationality: bool = False,
+        what: str = "unit",
+    ) -> Order:
+        """Read a unit, then the rest of the line with ``then``; if that fails for the
+        preferred reading of the unit, try the others (the rest must use the whole line)."""
+
+        def attempt(ref: UnitRef, after: Cursor) -> tuple[Order, Cursor]:
+            order = then(ref, after)
+            after.expect_end()
+            return order, after
+
+        readings = self.unit_readings(nationality=nationality, what=what)
+        _, (order, after) = first_success([lambda r=r, a=a: attempt(r, a) for r, a in readings])
+        self.commit(after)
+        return order
+
+    def number(self) -> int:
+        t = self.peek()
+        if t is None or t.kind != WORD or not t.norm.isdigit():
+            raise self.error("expected a number" if t is None else f'expected a number, found "{t.text}"')
+        self.advance()
+        return int(t.norm)

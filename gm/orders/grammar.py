@@ -1,0 +1,265 @@
+"""``OrderGrammar``: one variant's order vocabulary, and how a line is read.
+
+How a line is read
+------------------
+1. If the first word is a line verb (BUILD, DISBAND/REMOVE, RETREAT, WAIVE, or a variant's),
+   its handler reads the rest.
+2. Otherwise (or if that fails) the line starts with a unit: ``[type] location`` or a named
+   unit, and the word after it is a unit verb (H, -, S, C, R, D, B, ... or a variant's) whose
+   handler reads the rest; a location right after the unit is a move ("A PAR BUR").
+
+Ambiguity rules (each tested in tests/orders/test_ambiguity.py)
+---------------------------------------------------------------
+* Where a word could be a verb or a province ("A MUN S BER" on a map where "S" is also
+  Spain), the verb is read first; the province reading is used only if the verb reading
+  fails for the whole line ("A MAR S" is then a move to Spain, with a warning saying so).
+* At the start of a line the same: a line verb ("B", "D", "R") first, then a unit.
+* A unit type word ("A", "F", "Army") is read as the type first, then as a province.
+* A power name or adjective before a supported or convoyed unit ("S German A BER") is
+  skipped first; read as a province only if skipping it fails (DATC 4.C.5 / 4.C.6).
+* A bare coast word after a province ("Spain north coast", "stp nc") is a coast only if no
+  longer province name starts there, and on a tie only if the province has that coast:
+  "F BUL EAST" is Bulgaria's east coast, but "F SPA WEST" moves to the Western Mediterranean.
+  Single-letter coasts ("n", "s") are only read after "/" or in brackets, so "F SPA S ..."
+  stays a support.
+* Names are matched longest first and run across a hyphen only when it has no spaces
+  around it ("Mid-Atlantic"); "Lon-Bel" is still a move because "lon bel" is no name.
+
+Extension
+---------
+See the ``gm.orders`` package docstring: ``OrderGrammar.extended(unit_verbs=...,
+line_verbs=..., named_units=...)``, or a variant method ``extend_order_grammar(grammar)``.
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.orders import Order, UnitRef
+from gm.domain.units import STANDARD_UNIT_TYPES, UnitType
+from gm.maps.model import GameMap, normalise_name
+from gm.orders import verbs
+from gm.orders.cursor import Cursor, first_success
+from gm.orders.diagnostics import Diagnostic, OrderSyntaxError
+from gm.orders.names import PhraseIndex, ProvinceNames, closest_word, coast_spellings, power_words
+from gm.orders.tokens import WORD, clean_line, tokenize
+from gm.orders.verbs import VerbHandler
+
+NamedUnitResolver = Callable[[Any], UnitRef | None]
+
+_CACHE: weakref.WeakKeyDictionary[Variant, OrderGrammar] = weakref.WeakKeyDictionary()
+
+
+def _verb_key(word: str) -> str:
+    word = word.strip()
+    return "-" if word and set(word) <= set("-=>~") else normalise_name(word)
+
+
+class OrderGrammar:
+    def __init__(
+        self,
+        game_map: GameMap,
+        unit_types: Iterable[UnitType] = STANDARD_UNIT_TYPES,
+        *,
+        unit_verbs: Mapping[str, VerbHandler | None] | None = None,
+        line_verbs: Mapping[str, VerbHandler | None] | None = None,
+        named_units: Mapping[str, NamedUnitResolver] | None = None,
+    ):
+        self.map = game_map
+        self.unit_types = tuple(unit_types)
+        self.provinces = ProvinceNames(game_map)
+        spellings, bare = coast_spellings(game_map.coast_names)
+        self.coasts: PhraseIndex[str] = PhraseIndex(spellings)
+        self.bare_coasts: PhraseIndex[str] = PhraseIndex(bare)
+        self.powers: PhraseIndex[str] = PhraseIndex(power_words(game_map))
+        types: dict[str, UnitType] = {}
+        for t in self.unit_types:
+            types.setdefault(normalise_name(t.letter), t)
+        for t in self.unit_types:
+            types.setdefault(normalise_name(t.name), t)
+        types.pop("", None)
+        self.types: PhraseIndex[UnitType] = PhraseIndex(types)
+        self.type_names = frozenset(normalise_name(t.name) for t in self.unit_types)
+        self.unit_verbs: dict[str, VerbHandler] = dict(verbs.UNIT_VERBS)
+        self.line_verbs: dict[str, VerbHandler] = dict(verbs.LINE_VERBS)
+        self.named_units: PhraseIndex[NamedUnitResolver] = PhraseIndex({})
+        self._add(unit_verbs, line_verbs, named_units)
+
+    # -- construction and extension -----------------------------------------------------
+
+    @classmethod
+    def for_variant(cls, variant: Variant) -> OrderGrammar:
+        """The grammar of a variant, built once and kept while the variant lives.
+
+        A variant may define ``extend_order_grammar(grammar) -> OrderGrammar`` to add its verbs
+        and named units (usually by returning ``grammar.extended(...)``).
+        """
+        try:
+            return _CACHE[variant]
+        except (KeyError, TypeError):
+            pass
+        grammar = cls(variant.map, variant.unit_types)
+        hook = getattr(variant, "extend_order_grammar", None)
+        if callable(hook):
+            grammar = hook(grammar)
+        try:
+            _CACHE[variant] = grammar
+        except TypeError:
+            pass
+        return grammar
+
+    def extended(
+        self,
+        *,
+        unit_verbs: Mapping[str, VerbHandler | None] | None = None,
+        line_verbs: Mapping[str, VerbHandler | None] | None = None,
+        named_units: Mapping[str, NamedUnitResolver] | None = None,
+    ) -> OrderGrammar:
+        """A copy with more verbs or named units; a verb mapped to None is removed."""
+        grammar = copy.copy(self)
+        grammar.unit_verbs = dict(self.unit_verbs)
+        grammar.line_verbs = dict(self.line_verbs)
+        grammar.named_units = PhraseIndex(self.named_units.entries)
+        grammar._add(unit_verbs, line_verbs, named_units)
+        return grammar
+
+    def _add(
+        self,
+        unit_verbs: Mapping[str, VerbHandler | None] | None,
+        line_verbs: Mapping[str, VerbHandler | None] | None,
+        named_units: Mapping[str, NamedUnitResolver] | None,
+    ) -> None:
+        for table, extra in ((self.unit_verbs, unit_verbs), (self.line_verbs, line_verbs)):
+            for word, handler in (extra or {}).items():
+                key = _verb_key(word)
+                if " " in key or not key:
+                    raise ValueError(f"a verb is one word: {word!r}")
+                if handler is None:
+                    table.pop(key, None)
+                else:
+                    table[key] = handler
+        if named_units:
+            entries = dict(self.named_units.entries)
+            entries.update((normalise_name(name), resolve) for name, resolve in named_units.items())
+            self.named_units = PhraseIndex(entries)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def cursor(self, text: str, context: Any = None) -> Cursor:
+        line = clean_line(text)
+        return Cursor(self, line, tokenize(line), context=context)
+
+    def read(self, c: Cursor) -> Order:
+        """The order on the cursor's line; raises ``OrderSyntaxError``."""
+        if c.at_end():
+            raise c.error("no order on this line")
+        t = c.peek()
+        assert t is not None
+        if t.kind == WORD and t.norm.isdigit() and len(c.tokens) > 1 and not c.starts_location():
+            c.advance()  # an item number without punctuation: "1 A PAR - BUR"
+        attempts = []
+        handler = self.line_verbs.get(c.key or "")
+        if handler is not None:
+            attempts.append(lambda: self._verb(handler, None, c))
+        if c.starts_unit():
+            attempts.append(lambda: self._unit_first(c))
+        if not attempts:
+            raise self._unknown_word(c, self.line_verbs, None)
+        index, (order, after) = first_success(attempts)
+        if index and handler is not None:
+            after.warn(f'"{t.text}" read as part of a unit, not as an order word')
+        c.commit(after)
+        return order
+
+    def _verb(self, handler: VerbHandler, unit: UnitRef | None, c: Cursor, skip: int = 1) -> tuple[Order, Cursor]:
+        f = c.fork()
+        f.advance(skip)
+        try:
+            order = handler(unit, f)
+        except OrderSyntaxError as error:
+            if error.pos is None:
+                error.pos = f.i
+            raise
+        if not isinstance(order, Order):
+            raise TypeError(f"verb handler {handler!r} returned {order!r}, not an Order")
+        f.expect_end()
+        return order, f
+
+    def _unit_first(self, c: Cursor) -> tuple[Order, Cursor]:
+        readings = c.unit_readings(what="unit")
+        return first_success([lambda u=u, a=a: self._after_unit(u, a) for u, a in readings])[1]
+
+    def _after_unit(self, unit: UnitRef, c: Cursor) -> tuple[Order, Cursor]:
+        if c.at_end():
+            raise c.error(f'no order for {unit}: write e.g. "{unit} H" to hold or "{unit} - province" to move')
+        handler = self.unit_verbs.get(c.key or "")
+        attempts = []
+        if handler is not None:
+            attempts.append(lambda: self._verb(handler, unit, c))
+        bare_move = c.starts_location()
+        if bare_move:  # "A PAR BUR": a move with no separator
+            attempts.append(lambda: self._verb(verbs.move, unit, c, skip=0))
+        if not attempts:
+            raise self._unknown_word(c, self.unit_verbs, unit)
+        index, (order, after) = first_success(attempts)
+        if index and handler is not None:
+            t = c.peek()
+            assert t is not None
+            dest = getattr(order, "destination", None)
+            where = self.map.provinces[dest.province].name if isinstance(dest, Location) else "a province"
+            after.warn(f'"{t.text}" read as {where}, not as an order word')
+        return order, after
+
+    def _unknown_word(self, c: Cursor, table: Mapping[str, VerbHandler], unit: UnitRef | None) -> OrderSyntaxError:
+        t = c.peek()
+        assert t is not None
+        where = f'after "{unit}"' if unit is not None else "at the start of the line"
+        if t.kind != WORD:
+            return c.error(f'unexpected "{t.text}" {where}')
+
+        def diagnose() -> Diagnostic:
+            words = list(table)
+            if unit is None:
+                words += list(self.type_names)
+            verb = closest_word(t.norm, words)
+            province = c.province_guess(c.i)
+            if province is not None and province[2] < 0.8:
+                province = None  # here the word may be anything: only suggest close names
+            if verb is not None and (province is None or verb[1] >= province[2]):
+                return Diagnostic.error(f'unknown order "{t.text}" {where}', verb[0])
+            if province is not None:
+                return Diagnostic.error(f'unknown province "{province[0]}"', province[1])
+            expected = "an order" if unit is not None else "a unit or an order"
+            return Diagnostic.error(f'expected {expected} {where}, found "{t.text}"')
+
+        return OrderSyntaxError(diagnose, c.i)
+
+    # -- small entry points --------------------------------------------------------------
+
+    def parse_location(self, text: str) -> Location:
+        """A location written any way the parser accepts ("St Petersburg (south coast)")."""
+        c = self.cursor(text)
+        location = c.location(None, "location")
+        c.expect_end()
+        return location
+
+    def parse_unit(self, text: str) -> tuple[UnitType, Location]:
+        """A unit with its type ("F St Petersburg (south coast)", "Army Paris")."""
+        c = self.cursor(text)
+        for ref, after in c.unit_readings():
+            if ref.type is not None and after.at_end():
+                return ref.type, ref.location
+        for ref, after in c.unit_readings():
+            if ref.type is None:
+                raise c.error(f'missing unit type before "{c.text(0)}" (e.g. A or F)', pos=0)
+            after.expect_end()
+        raise c.error(f'cannot read "{c.text(0)}" as a unit')
+
+    def province_suggestion(self, text: str) -> str | None:
+        """The full name of the province nearest to ``text`` (itself if it is a name)."""
+        return self.provinces.suggestion(text)

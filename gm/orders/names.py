@@ -1,0 +1,165 @@
+"""Indexes of the names the grammar recognises, matched greedily over tokens, with suggestions.
+
+A ``PhraseIndex`` maps normalised phrases ("north atlantic ocean", "stp", "nc") to values and
+finds the longest phrase starting at a token. Names may run across a tight hyphen
+("Mid-Atlantic") but across no other punctuation. ``ProvinceNames`` adds near-miss suggestions
+(difflib over every normalised id, name and alias) and reports the full province name.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Generic, TypeVar
+
+from gm.maps.model import GameMap, normalise_name
+from gm.orders.tokens import WORD, Token
+
+T = TypeVar("T")
+
+
+class PhraseIndex(Generic[T]):
+    def __init__(self, entries: Mapping[str, T]):
+        self.entries: dict[str, T] = dict(entries)
+        self.max_words = max((len(k.split()) for k in self.entries), default=0)
+
+    def __contains__(self, phrase: str) -> bool:
+        return phrase in self.entries
+
+    def get(self, phrase: str) -> T | None:
+        return self.entries.get(phrase)
+
+    def match(self, tokens: Sequence[Token], i: int) -> tuple[T, int] | None:
+        """The value of the longest phrase starting at token ``i``, and the index after it."""
+        n = len(tokens)
+        if i >= n or tokens[i].kind != WORD or not self.max_words:
+            return None
+        entries = self.entries
+        first = tokens[i].norm
+        if self.max_words == 1 or i + 1 >= n:
+            value = entries.get(first)
+            return None if value is None else (value, i + 1)
+        parts, ends = word_run(tokens, i, self.max_words)
+        for k in range(len(parts), 0, -1):
+            value = entries.get(" ".join(parts[:k]))
+            if value is not None:
+                return value, ends[k - 1]
+        return None
+
+
+def word_run(tokens: Sequence[Token], i: int, limit: int) -> tuple[list[str], list[int]]:
+    """Up to ``limit`` consecutive words from ``i`` (across tight hyphens): norms and ends."""
+    parts: list[str] = []
+    ends: list[int] = []
+    j, n = i, len(tokens)
+    while j < n and len(parts) < limit and tokens[j].kind == WORD:
+        parts.append(tokens[j].norm)
+        j += 1
+        ends.append(j)
+        if j < n and tokens[j].tight:
+            j += 1
+    return parts, ends
+
+
+def compact(phrase: str) -> str:
+    return phrase.replace(" ", "")
+
+
+class ProvinceNames(PhraseIndex[str]):
+    """Province ids, full names and aliases (and their forms without spaces) -> province id."""
+
+    def __init__(self, game_map: GameMap):
+        entries: dict[str, str] = {}
+        # Ids first, then names, then aliases: if two normalise alike, the earlier one wins.
+        for province in game_map.provinces.values():
+            entries.setdefault(normalise_name(province.id), province.id)
+        for province in game_map.provinces.values():
+            entries.setdefault(normalise_name(province.name), province.id)
+        for province in game_map.provinces.values():
+            for alias in province.aliases:
+                entries.setdefault(normalise_name(alias), province.id)
+        for phrase, pid in list(entries.items()):
+            entries.setdefault(compact(phrase), pid)  # "NorthSea", "StPetersburg"
+        entries.pop("", None)
+        super().__init__(entries)
+        self.full_names = {pid: p.name for pid, p in game_map.provinces.items()}
+        self._keys = sorted(self.entries)
+        self._suggestions: dict[str, tuple[str, str, float] | None] = {}
+
+    def closest(self, phrase: str) -> tuple[str, float] | None:
+        """The full name nearest to a normalised phrase, with the similarity ratio (0..1)."""
+        found = self.closest_entry(phrase)
+        return None if found is None else (found[1], found[2])
+
+    def closest_entry(self, phrase: str) -> tuple[str, str, float] | None:
+        """(nearest spelling, its province's full name, similarity ratio)."""
+        if phrase in self._suggestions:
+            return self._suggestions[phrase]
+        result: tuple[str, str, float] | None = None
+        for spelling in (phrase, compact(phrase)):
+            if spelling in self.entries:
+                result = (spelling, self.full_names[self.entries[spelling]], 1.0)
+                break
+        else:
+            matches = difflib.get_close_matches(phrase, self._keys, n=1, cutoff=0.6)
+            if matches:
+                ratio = difflib.SequenceMatcher(None, phrase, matches[0]).ratio()
+                result = (matches[0], self.full_names[self.entries[matches[0]]], ratio)
+        if len(self._suggestions) < 4096:
+            self._suggestions[phrase] = result
+        return result
+
+    def suggestion(self, text: str) -> str | None:
+        found = self.closest(normalise_name(text))
+        return found[0] if found else None
+
+
+def closest_word(word: str, candidates: Iterable[str], cutoff: float = 0.7) -> tuple[str, float] | None:
+    words = [c for c in candidates if len(c) >= 3]
+    matches = difflib.get_close_matches(word, words, n=1, cutoff=cutoff)
+    if not matches:
+        return None
+    return matches[0], difflib.SequenceMatcher(None, word, matches[0]).ratio()
+
+
+def coast_spellings(coast_names: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(every spelling -> coast id, spellings safe to read without "/" or brackets).
+
+    For NC "north coast": nc, north coast, northcoast, north, n c (from "n.c."), n. A spelling
+    shared by two coasts is dropped. Single letters are only read after "/" or inside brackets
+    ("spa/n"), never bare, so "F SPA S ..." stays a support.
+    """
+    candidates: dict[str, set[str]] = {}
+
+    def add(spelling: str, coast: str) -> None:
+        spelling = normalise_name(spelling)
+        if spelling:
+            candidates.setdefault(spelling, set()).add(coast)
+
+    for coast, name in coast_names.items():
+        add(coast, coast)
+        add(name, coast)
+        words = normalise_name(name).split()
+        if words:
+            add(compact(" ".join(words)), coast)
+            if len(words) > 1 and words[-1] == "coast":
+                add(" ".join(words[:-1]), coast)  # "north"
+            initials = [w[0] for w in words]
+            add(" ".join(initials), coast)  # "n c"
+            add(initials[0], coast)  # "n"
+    spellings = {s: next(iter(c)) for s, c in candidates.items() if len(c) == 1}
+    bare = {s: c for s, c in spellings.items() if len(compact(s)) >= 2}
+    return spellings, bare
+
+
+def power_words(game_map: GameMap) -> dict[str, str]:
+    """Power names, adjectives and aliases, also possessive ("England's") -> power name."""
+    entries: dict[str, str] = {}
+    for power in game_map.powers.values():
+        for word in (power.name, power.adjective, *power.aliases):
+            phrase = normalise_name(word)
+            if not phrase:
+                continue
+            for form in (phrase, f"{phrase} s", f"{phrase}s"):
+                entries.setdefault(form, power.name)
+    return entries

@@ -1,0 +1,169 @@
+"""The core verbs: their words and the handlers that read what follows them.
+
+A handler is ``handler(unit, cursor) -> Order``: ``unit`` is the unit already read before the
+verb (None for a verb that starts the line), ``cursor`` stands just after the verb word. The
+grammar checks afterwards that the line is used up. Variants add or replace entries of
+``UNIT_VERBS`` / ``LINE_VERBS`` through ``OrderGrammar.extended`` (see ``gm.orders``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gm.domain.geography import Location
+from gm.domain.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
+from gm.domain.units import UnitType
+from gm.orders.cursor import Cursor
+
+VerbHandler = Callable[[UnitRef | None, Cursor], Order]
+
+HOLD_WORDS = ("h", "hold", "holds", "stand", "stands")
+MOVE_WORDS = ("-", "to", "m", "mv", "move", "moves", "moving", "attack", "attacks")
+SUPPORT_WORDS = ("s", "support", "supports", "sup", "supp")
+CONVOY_WORDS = ("c", "convoy", "convoys")
+RETREAT_WORDS = ("r", "retreat", "retreats")
+DISBAND_WORDS = ("d", "disband", "disbands", "remove", "removes")
+BUILD_WORDS = ("b", "build", "builds")
+WAIVE_WORDS = ("waive", "waives")
+WAIVE_FILLERS = ("build", "builds", "a", "one")
+
+
+def _unit(unit: UnitRef | None) -> UnitRef:
+    assert unit is not None  # unit verbs are only called after a unit
+    return unit
+
+
+def destination(c: Cursor, unit_type: UnitType | None) -> tuple[Location, bool]:
+    """Where a move goes, and whether "via convoy" was written.
+
+    A path ("A LON - NTH - BEL") is read and ignored but for its last place, with a warning
+    (DATC 4.A.6, choice a): the adjudicator finds convoy routes itself.
+    """
+    places, via = c.route(unit_type)
+    if len(places) > 1:
+        path = " - ".join(str(p) for p in places[:-1])
+        c.warn(f"convoy path {path} ignored: only the destination {places[-1]} counts")
+    return places[-1], via
+
+
+def hold(unit: UnitRef | None, c: Cursor) -> Order:
+    return Hold(_unit(unit))
+
+
+def move(unit: UnitRef | None, c: Cursor) -> Order:
+    unit = _unit(unit)
+    c.accept("to")  # "move to", "moves to", "- to"
+    dest, via = destination(c, unit.type)
+    return Move(unit, dest, via)
+
+
+def support(unit: UnitRef | None, c: Cursor) -> Order:
+    unit = _unit(unit)
+
+    def rest(supported: UnitRef, c: Cursor) -> Order:
+        if c.at_end() or c.accept(*HOLD_WORDS):  # "S A BER", "S A BER H"
+            return SupportHold(unit, supported)
+        if c.accept(*MOVE_WORDS):  # "S A BER - SIL", "S A BER to SIL"; else "S A BER SIL"
+            c.accept("to")
+        dest, _via = destination(c, supported.type)  # a convoy route does not matter to a support
+        return SupportMove(unit, supported, dest)
+
+    return c.each_unit(rest, nationality=True, what="supported unit")
+
+
+def convoy(unit: UnitRef | None, c: Cursor) -> Order:
+    unit = _unit(unit)
+
+    def rest(army: UnitRef, c: Cursor) -> Order:
+        if c.at_end():
+            raise c.error(f"convoy of {army} needs a destination (e.g. {unit} C {army} - province)")
+        if c.accept(*MOVE_WORDS):
+            c.accept("to")
+        dest, _via = destination(c, army.type)
+        return Convoy(unit, army, dest)
+
+    return c.each_unit(rest, nationality=True, what="convoyed army")
+
+
+def retreat(unit: UnitRef | None, c: Cursor) -> Order:
+    unit = _unit(unit)
+    if c.accept(*DISBAND_WORDS):  # "A SER R DISBAND"
+        return Disband(unit)
+    if c.accept(*MOVE_WORDS):  # "R - ALB", "retreat to ALB"
+        c.accept("to")
+    if c.at_end():
+        raise c.error(f"retreat of {unit} needs a destination")
+    return Retreat(unit, c.location(unit.type, "destination"))
+
+
+def build_after(unit: UnitRef | None, c: Cursor) -> Order:
+    return Build(_unit(unit))  # "A PAR B"
+
+
+def disband_after(unit: UnitRef | None, c: Cursor) -> Order:
+    return Disband(_unit(unit))  # "F TRI D"
+
+
+def build_line(_unit_: UnitRef | None, c: Cursor) -> Order:
+    if c.accept(*WAIVE_WORDS):  # "build waive"
+        return waive_line(None, c)
+    return c.each_unit(lambda ref, _c: Build(ref), what="unit to build")
+
+
+def disband_line(_unit_: UnitRef | None, c: Cursor) -> Order:
+    return c.each_unit(lambda ref, _c: Disband(ref), what="unit to disband")
+
+
+def retreat_line(_unit_: UnitRef | None, c: Cursor) -> Order:
+    return c.each_unit(retreat, what="unit to retreat")  # "RETREAT A SER TO ALB"
+
+
+def waive_line(_unit_: UnitRef | None, c: Cursor) -> Order:
+    """"WAIVE", "waive build", "waive 1": one build waived per line."""
+    while not c.at_end():
+        if c.accept(*WAIVE_FILLERS):
+            continue
+        word = c.word
+        if word is not None and word.isdigit():
+            if int(word) != 1:
+                c.warn("WAIVE waives one build; write one WAIVE line for each build to waive")
+            c.advance()
+            continue
+        break
+    return Waive()
+
+
+def _table(*groups: tuple[tuple[str, ...], VerbHandler]) -> dict[str, VerbHandler]:
+    return {word: handler for words, handler in groups for word in words}
+
+
+# Verbs written after the unit: "A PAR - BUR", "F TRI D", "A PAR B".
+UNIT_VERBS: dict[str, VerbHandler] = _table(
+    (HOLD_WORDS, hold),
+    (MOVE_WORDS, move),
+    (SUPPORT_WORDS, support),
+    (CONVOY_WORDS, convoy),
+    (RETREAT_WORDS, retreat),
+    (DISBAND_WORDS, disband_after),
+    (BUILD_WORDS, build_after),
+)
+
+# Verbs that start the line: "BUILD A PAR", "REMOVE A MUN", "WAIVE".
+LINE_VERBS: dict[str, VerbHandler] = _table(
+    (BUILD_WORDS, build_line),
+    (DISBAND_WORDS, disband_line),
+    (RETREAT_WORDS, retreat_line),
+    (WAIVE_WORDS, waive_line),
+)
