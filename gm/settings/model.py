@@ -1,0 +1,116 @@
+"""A game's settings as a GM writes them in its YAML file, once read and checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import time, timedelta
+from enum import Enum
+from zoneinfo import ZoneInfo
+
+
+class Assignment(Enum):
+    PREFERENCE = "preference"  # players' stated preferences first, the rest at random
+    RANDOM = "random"
+
+
+class StartPolicy(Enum):
+    WHEN_FULL = "when-full"  # the game starts as soon as every power has a player
+    MANUAL = "manual"  # the GM starts it
+
+
+class MissedPolicy(Enum):
+    HOLD = "hold"  # units without orders hold (retreats disband, adjustments by the rules)
+    CIVIL_DISORDER = "civil-disorder"  # after N misses the power is left in civil disorder
+    WAIT = "wait-for-replacement"  # after N misses the game waits until the GM replaces the player
+
+
+class VoteVisibility(Enum):
+    SECRET = "secret"  # only the result is announced
+    OPEN = "open"  # every vote is announced
+
+
+@dataclass(frozen=True)
+class DeadlineRule:
+    """When a phase of one kind is due: a fixed time after it starts, or at a time of day."""
+
+    after: timedelta | None = None
+    daily_at: time | None = None
+    zone: ZoneInfo | None = None  # for daily_at; the game's zone when None
+
+    def __str__(self) -> str:
+        if self.after is not None:
+            return format_duration(self.after)
+        zone = f" {self.zone.key}" if self.zone else ""
+        return f"every day at {self.daily_at:%H:%M}{zone}"
+
+
+@dataclass(frozen=True)
+class Schedule:
+    movement: DeadlineRule
+    retreats: DeadlineRule
+    adjustments: DeadlineRule
+    weekdays: frozenset[int] = frozenset(range(7))  # 0 = Monday; deadlines fall only on these days
+    min_gap: timedelta = timedelta(0)  # never due sooner than this after a phase starts
+    zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
+
+
+@dataclass(frozen=True)
+class EarlyProcessing:
+    enabled: bool = True
+    delay: timedelta = timedelta(minutes=10)  # after the last orders arrive, unless someone WAITs
+
+
+@dataclass(frozen=True)
+class MissedOrders:
+    policy: MissedPolicy = MissedPolicy.HOLD
+    after: int = 2  # misses before the policy's consequence applies
+
+
+@dataclass(frozen=True)
+class PressRules:
+    white: bool = True  # signed press
+    grey: bool = False  # anonymous press
+    partial: bool = True  # press to some powers only (otherwise broadcast only)
+
+    @property
+    def any(self) -> bool:
+        return self.white or self.grey
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    votes: VoteVisibility = VoteVisibility.SECRET  # a draw needs every surviving power's vote
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    email: str
+    power: str | None = None  # wanted power (preference) or fixed by the GM
+    name: str = ""
+    timezone: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    name: str
+    variant: str
+    gm: str  # the GM's address
+    schedule: Schedule
+    players: tuple[PlayerEntry, ...] = ()
+    observers: tuple[str, ...] = ()
+    assignment: Assignment = Assignment.PREFERENCE
+    start: StartPolicy = StartPolicy.WHEN_FULL
+    grace: timedelta = timedelta(0)
+    reminders: tuple[timedelta, ...] = (timedelta(hours=24),)
+    early: EarlyProcessing = EarlyProcessing()
+    missed: MissedOrders = MissedOrders()
+    press: PressRules = PressRules()
+    draw: DrawRules = DrawRules()
+
+
+def format_duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (minutes, "m")) if n]
+    return "".join(parts) or "0m"

@@ -1,0 +1,76 @@
+"""Positions and orders as JSON, to store them and to restore any phase exactly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.outcomes import OrderResult
+from gm.domain.position import Dislodgement, Position
+from gm.domain.units import Unit
+
+
+def unit_text(unit: Unit) -> str:
+    return f"{unit.type.letter} {unit.location}"
+
+
+def encode_position(position: Position) -> dict[str, Any]:
+    units: dict[str, list[str]] = {}
+    for unit in position.units:
+        units.setdefault(unit.power, []).append(unit_text(unit))
+    return {
+        "phase": str(position.phase),
+        "units": {p: sorted(u) for p, u in sorted(units.items())},
+        "centres": dict(sorted(position.centres.items())),
+        "dislodged": [
+            {
+                "power": d.unit.power,
+                "unit": unit_text(d.unit),
+                "from": d.attacker_from,
+                "retreats": [str(r) for r in d.retreats],
+            }
+            for d in position.dislodged
+        ],
+        "extra": dict(position.extra),
+    }
+
+
+def decode_unit(variant: Variant, power: str, text: str) -> Unit:
+    letter, _, where = text.partition(" ")
+    unit_type = variant.unit_type(letter)
+    if unit_type is None:
+        raise ValueError(f"unknown unit type in stored position: {text!r}")
+    return Unit(power, unit_type, Location.parse(where))
+
+
+def decode_position(variant: Variant, data: dict[str, Any]) -> Position:
+    units = [decode_unit(variant, power, text) for power, items in data["units"].items() for text in items]
+    dislodged = tuple(
+        Dislodgement(
+            decode_unit(variant, d["power"], d["unit"]),
+            d.get("from"),
+            tuple(Location.parse(r) for r in d.get("retreats", [])),
+        )
+        for d in data.get("dislodged", [])
+    )
+    return Position(
+        phase=variant.calendar.parse(data["phase"]),
+        units=tuple(units),
+        centres=dict(data.get("centres", {})),
+        dislodged=dislodged,
+        extra=dict(data.get("extra", {})),
+    )
+
+
+def encode_results(results: list[OrderResult]) -> list[dict[str, Any]]:
+    return [
+        {
+            "power": r.power,
+            "order": r.text,
+            "unit": unit_text(r.unit) if r.unit is not None else None,
+            "succeeded": r.succeeded,
+            "reason": r.reason_text,
+        }
+        for r in results
+    ]

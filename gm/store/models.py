@@ -1,0 +1,255 @@
+"""The SQL schema (SQLAlchemy 2 declarative models). Migrations in migrations/ create it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UtcDateTime(TypeDecorator):
+    """Aware UTC datetimes in and out, also on SQLite (which keeps no time zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {datetime: UtcDateTime(), dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class GameStatus:
+    FORMING = "forming"  # waiting for players
+    ACTIVE = "active"
+    PAUSED = "paused"  # by the GM, or waiting for a replacement player
+    FINISHED = "finished"
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    variant: Mapped[str] = mapped_column(String(60))
+    status: Mapped[str] = mapped_column(String(20), default=GameStatus.FORMING)
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)  # as last read from the GM's file
+    settings_source: Mapped[str] = mapped_column(Text, default="")
+    settings_digest: Mapped[str] = mapped_column(String(64), default="")
+    phase: Mapped[str | None] = mapped_column(String(16))
+    phase_seq: Mapped[int] = mapped_column(Integer, default=0)  # phases processed so far
+    position: Mapped[dict[str, Any] | None] = mapped_column()
+    phase_started_at: Mapped[datetime | None] = mapped_column()
+    deadline: Mapped[datetime | None] = mapped_column()
+    due_at: Mapped[datetime | None] = mapped_column(index=True)  # when the scheduler must look next
+    paused_reason: Mapped[str] = mapped_column(Text, default="")
+    result: Mapped[dict[str, Any] | None] = mapped_column()  # {"kind": "win"|"draw"|"concession", ...}
+    created_at: Mapped[datetime] = mapped_column()
+    finished_at: Mapped[datetime | None] = mapped_column()
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)  # lower case
+    name: Mapped[str] = mapped_column(String(120), default="")
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column()
+
+
+class Absence(Base):
+    __tablename__ = "absences"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    starts: Mapped[datetime] = mapped_column()
+    ends: Mapped[datetime] = mapped_column()
+
+
+class SeatStatus:
+    ACTIVE = "active"
+    CIVIL_DISORDER = "civil-disorder"
+    VACANT = "vacant"  # the player left or was ejected; waiting for a replacement
+    ELIMINATED = "eliminated"
+
+
+class Seat(Base):
+    """A power in a game and who holds it. A replaced player leaves a closed seat behind."""
+
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    power: Mapped[str | None] = mapped_column(String(60))  # None until powers are assigned
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    preference: Mapped[str | None] = mapped_column(String(60))
+    secret_hash: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str] = mapped_column(String(20), default=SeatStatus.ACTIVE)
+    missed: Mapped[int] = mapped_column(Integer, default=0)
+    wait_seq: Mapped[int | None] = mapped_column(Integer)  # asked to WAIT in this phase
+    draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    concede_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[datetime] = mapped_column()
+    left_at: Mapped[datetime | None] = mapped_column()
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player | None] = relationship()
+
+
+class PhaseRecord(Base):
+    """One processed phase: the position before and after, the orders, every result."""
+
+    __tablename__ = "phases"
+    __table_args__ = (Index("ix_phases_game_seq", "game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # 1 for the first phase processed
+    phase: Mapped[str] = mapped_column(String(16))
+    position_before: Mapped[dict[str, Any]] = mapped_column()
+    orders: Mapped[dict[str, Any]] = mapped_column()  # power -> lines as adjudicated
+    results: Mapped[dict[str, Any]] = mapped_column()  # results, dislodged, disorder, events
+    position_after: Mapped[dict[str, Any]] = mapped_column()
+    deadline: Mapped[datetime | None] = mapped_column()
+    processed_at: Mapped[datetime] = mapped_column()
+    rolled_back: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class OrderSet(Base):
+    """One submission of orders for a power, as sent, and the power's orders after it."""
+
+    __tablename__ = "order_sets"
+    __table_args__ = (Index("ix_order_sets_current", "game_id", "phase_seq", "power"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase_seq: Mapped[int] = mapped_column(Integer)  # the phase these orders are for
+    phase: Mapped[str] = mapped_column(String(16))
+    power: Mapped[str] = mapped_column(String(60))
+    version: Mapped[int] = mapped_column(Integer)
+    submitted_text: Mapped[str] = mapped_column(Text)
+    lines: Mapped[list[Any]] = mapped_column()  # the power's whole order set after this submission
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+    by: Mapped[str] = mapped_column(String(254))  # who submitted (player address, or the GM)
+    submitted_at: Mapped[datetime] = mapped_column()
+
+
+class Press(Base):
+    __tablename__ = "press"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str | None] = mapped_column(String(16))
+    sender_power: Mapped[str | None] = mapped_column(String(60))  # None: the GM
+    recipients: Mapped[list[Any]] = mapped_column()  # powers; empty list = broadcast
+    grey: Mapped[bool] = mapped_column(Boolean, default=False)
+    body: Mapped[str] = mapped_column(Text)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
+    sent_at: Mapped[datetime] = mapped_column()
+
+
+class InboundStatus:
+    NEW = "new"
+    DONE = "done"
+    IGNORED = "ignored"  # auto-replies, bounces, our own mail, duplicates
+    SHUNTED = "shunted"  # failed; kept for `gm unshunt`
+
+
+class InboundMail(Base):
+    __tablename__ = "inbound_mail"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str | None] = mapped_column(String(998), unique=True)
+    source_key: Mapped[str | None] = mapped_column(String(300), unique=True)  # e.g. imap:INBOX:uidvalidity:uid
+    sender: Mapped[str] = mapped_column(String(254), default="")
+    subject: Mapped[str] = mapped_column(Text, default="")
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(20), default=InboundStatus.NEW, index=True)
+    error: Mapped[str] = mapped_column(Text, default="")
+    received_at: Mapped[datetime] = mapped_column()
+    processed_at: Mapped[datetime | None] = mapped_column()
+
+
+class OutboundStatus:
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"  # permanently; the GM was told
+
+
+class OutboundMail(Base):
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), index=True)
+    kind: Mapped[str] = mapped_column(String(40))  # results, confirmation, reminder, press...
+    to_address: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    message_id: Mapped[str] = mapped_column(String(300), unique=True)
+    in_reply_to: Mapped[str | None] = mapped_column(String(998))
+    attach_phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id", ondelete="SET NULL"))
+    status: Mapped[str] = mapped_column(String(20), default=OutboundStatus.PENDING)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column()
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column()
+    sent_at: Mapped[datetime | None] = mapped_column()
+
+
+class AuditEntry(Base):
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), index=True)
+    actor: Mapped[str] = mapped_column(String(254))  # an address, or "system"
+    action: Mapped[str] = mapped_column(String(60))
+    details: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    at: Mapped[datetime] = mapped_column()
+
+
+__all__ = [
+    "Absence", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "OrderSet",
+    "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus",
+]
