@@ -9,6 +9,7 @@ grammar checks afterwards that the whole line was used. ``warn`` records somethi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gm.domain.geography import Location
@@ -150,9 +151,13 @@ class Cursor:
             for k in range(back + 1, len(parts) + 1):
                 found = self.grammar.provinces.closest_entry(" ".join(parts[:k]))
                 # The name must have more words than were read: "Kiel X" is Kiel plus junk.
-                if found and found[2] >= 0.8 and len(found[0].split()) > back:
-                    if best is None or found[2] > best[2]:
-                        best = (self.text(start, ends[k - 1]), found[1], found[2])
+                if (
+                    found
+                    and found[2] >= 0.8
+                    and len(found[0].split()) > back
+                    and (best is None or found[2] > best[2])
+                ):
+                    best = (self.text(start, ends[k - 1]), found[1], found[2])
         return None if best is None else (best[0], best[1])
 
     def province_guess(self, i: int) -> tuple[str, str, float] | None:
@@ -233,6 +238,8 @@ class Cursor:
             start += 1
         elif t.kind != WORD:
             return None
+        if start < len(self.tokens) and self.tokens[start].norm in g.unit_verbs:
+            return None  # "F SPA S C ...": a verb, never the start of a coast ("s c")
         # A bare coast ("stp nc", "Spain north coast") must not swallow a province name that
         # starts there: the longer reading wins; on a tie, the coast only if the province has it.
         found = g.bare_coasts.match(self.tokens, start)
@@ -260,18 +267,21 @@ class Cursor:
         return places, self.via()
 
     def via(self) -> bool:
+        """Step over "via convoy", "by convoy", "via", "(via convoy)"; say whether it was there."""
         start = self.i
-        bracket = self.peek() is not None and self.peek().kind == OPEN  # type: ignore[union-attr]
+        t = self.peek()
+        bracket = t is not None and t.kind == OPEN
         if bracket:
             self.advance()
         if not self.accept(*VIA_WORDS):
             self.i = start
             return False
         self.accept(*VIA_SECOND)
-        if bracket and not (self.peek() is not None and self.peek().kind == CLOSE):  # type: ignore[union-attr]
-            self.i = start
-            return False
         if bracket:
+            t = self.peek()
+            if t is None or t.kind != CLOSE:
+                self.i = start
+                return False
             self.advance()
         return True
 
@@ -285,6 +295,10 @@ class Cursor:
             if after is not None and tokens[i + 1].norm in g.type_names:
                 return after
         return g.types.match(tokens, i)
+
+    def starts_typed_unit(self) -> bool:
+        """A unit type or a named unit starts here."""
+        return self._type_at(self.i) is not None or self.grammar.named_units.match(self.tokens, self.i) is not None
 
     def starts_unit(self) -> bool:
         g = self.grammar
@@ -300,17 +314,24 @@ class Cursor:
         Readings, in order: a named unit the variant registered; type then location ("A PAR",
         "Fleet St Petersburg (north coast)"); location alone ("PAR", type left to the
         adjudicator). With ``nationality``, a leading power name or adjective ("German A BER",
-        "England's F LON") is first tried as a word to skip (DATC 4.C.5, 4.C.6).
+        "England's F LON") is also tried as a word to skip (DATC 4.C.5, 4.C.6): first, unless
+        it is also a province name not followed by a unit type.
         """
         g = self.grammar
-        starts = []
+        starts = [self]
         if nationality:
             power = g.powers.match(self.tokens, self.i)
             if power is not None:
                 skipped = self.fork()
                 skipped.i = power[1]
-                starts.append(skipped)
-        starts.append(self)
+                place = g.provinces.match(self.tokens, self.i)
+                # A power word that also names a province (Rome, Carthage) is skipped first
+                # only if a unit type follows ("S Rome A NEA"); otherwise it is the province
+                # first ("S Rome - NEA", "S Carthage Numidia": support from Carthage).
+                if place is not None and place[1] >= power[1] and not skipped.starts_typed_unit():
+                    starts.append(skipped)
+                else:
+                    starts.insert(0, skipped)
         readings: list[tuple[UnitRef, Cursor]] = []
         errors: list[OrderSyntaxError] = []
         for start in starts:
@@ -374,13 +395,18 @@ class Cursor:
             return order, after
 
         readings = self.unit_readings(nationality=nationality, what=what)
-        _, (order, after) = first_success([lambda r=r, a=a: attempt(r, a) for r, a in readings])
+        _, (order, after) = first_success([partial(attempt, r, a) for r, a in readings])
         self.commit(after)
         return order
 
     def number(self) -> int:
+        """A whole number written in digits."""
         t = self.peek()
-        if t is None or t.kind != WORD or not t.norm.isdigit():
+        if t is None or t.kind != WORD or not is_number(t.norm):
             raise self.error("expected a number" if t is None else f'expected a number, found "{t.text}"')
         self.advance()
         return int(t.norm)
+
+
+def is_number(word: str) -> bool:
+    return word.isascii() and word.isdigit() and len(word) <= 12

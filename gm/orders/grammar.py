@@ -16,12 +16,15 @@ Ambiguity rules (each tested in tests/orders/test_ambiguity.py)
 * At the start of a line the same: a line verb ("B", "D", "R") first, then a unit.
 * A unit type word ("A", "F", "Army") is read as the type first, then as a province.
 * A power name or adjective before a supported or convoyed unit ("S German A BER") is
-  skipped first; read as a province only if skipping it fails (DATC 4.C.5 / 4.C.6).
+  skipped first; read as a province only if skipping it fails (DATC 4.C.5 / 4.C.6). A power
+  word that is also a province (Rome, Carthage in the ancient maps) is skipped first only when
+  a unit type follows it ("S Rome A NEA"); otherwise it is the province first ("S Rome - NEA",
+  "S Carthage Numidia" = support Carthage to Numidia).
 * A bare coast word after a province ("Spain north coast", "stp nc") is a coast only if no
   longer province name starts there, and on a tie only if the province has that coast:
   "F BUL EAST" is Bulgaria's east coast, but "F SPA WEST" moves to the Western Mediterranean.
-  Single-letter coasts ("n", "s") are only read after "/" or in brackets, so "F SPA S ..."
-  stays a support.
+  Single-letter coasts ("n", "s") are only read after "/" or in brackets, and a bare coast
+  never starts with a verb word, so "F SPA S ..." and "F SPA S C ..." stay supports.
 * Names are matched longest first and run across a hyphen only when it has no spaces
   around it ("Mid-Atlantic"); "Lon-Bel" is still a move because "lon bel" is no name.
 
@@ -33,9 +36,11 @@ line_verbs=..., named_units=...)``, or a variant method ``extend_order_grammar(g
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import weakref
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from gm.adjudicator.variant import Variant
@@ -44,7 +49,7 @@ from gm.domain.orders import Order, UnitRef
 from gm.domain.units import STANDARD_UNIT_TYPES, UnitType
 from gm.maps.model import GameMap, normalise_name
 from gm.orders import verbs
-from gm.orders.cursor import Cursor, first_success
+from gm.orders.cursor import Cursor, first_success, is_number
 from gm.orders.diagnostics import Diagnostic, OrderSyntaxError
 from gm.orders.names import PhraseIndex, ProvinceNames, closest_word, coast_spellings, power_words
 from gm.orders.tokens import WORD, clean_line, tokenize
@@ -107,10 +112,8 @@ class OrderGrammar:
         hook = getattr(variant, "extend_order_grammar", None)
         if callable(hook):
             grammar = hook(grammar)
-        try:
+        with contextlib.suppress(TypeError):  # a variant that cannot be weakly referenced
             _CACHE[variant] = grammar
-        except TypeError:
-            pass
         return grammar
 
     def extended(
@@ -160,7 +163,7 @@ class OrderGrammar:
             raise c.error("no order on this line")
         t = c.peek()
         assert t is not None
-        if t.kind == WORD and t.norm.isdigit() and len(c.tokens) > 1 and not c.starts_location():
+        if t.kind == WORD and is_number(t.norm) and len(c.tokens) > 1 and not c.starts_location():
             c.advance()  # an item number without punctuation: "1 A PAR - BUR"
         attempts = []
         handler = self.line_verbs.get(c.key or "")
@@ -192,7 +195,7 @@ class OrderGrammar:
 
     def _unit_first(self, c: Cursor) -> tuple[Order, Cursor]:
         readings = c.unit_readings(what="unit")
-        return first_success([lambda u=u, a=a: self._after_unit(u, a) for u, a in readings])[1]
+        return first_success([partial(self._after_unit, u, a) for u, a in readings])[1]
 
     def _after_unit(self, unit: UnitRef, c: Cursor) -> tuple[Order, Cursor]:
         if c.at_end():

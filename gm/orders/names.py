@@ -9,6 +9,7 @@ finds the longest phrase starting at a token. Names may run across a tight hyphe
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
 
@@ -83,7 +84,7 @@ class ProvinceNames(PhraseIndex[str]):
         entries.pop("", None)
         super().__init__(entries)
         self.full_names = {pid: p.name for pid, p in game_map.provinces.items()}
-        self._keys = sorted(self.entries)
+        self._fuzzy = FuzzyMatcher(self.entries)
         self._suggestions: dict[str, tuple[str, str, float] | None] = {}
 
     def closest(self, phrase: str) -> tuple[str, float] | None:
@@ -101,10 +102,9 @@ class ProvinceNames(PhraseIndex[str]):
                 result = (spelling, self.full_names[self.entries[spelling]], 1.0)
                 break
         else:
-            matches = difflib.get_close_matches(phrase, self._keys, n=1, cutoff=0.6)
-            if matches:
-                ratio = difflib.SequenceMatcher(None, phrase, matches[0]).ratio()
-                result = (matches[0], self.full_names[self.entries[matches[0]]], ratio)
+            found = self._fuzzy.best(phrase, 0.6)
+            if found:
+                result = (found[0], self.full_names[self.entries[found[0]]], found[1])
         if len(self._suggestions) < 4096:
             self._suggestions[phrase] = result
         return result
@@ -112,6 +112,46 @@ class ProvinceNames(PhraseIndex[str]):
     def suggestion(self, text: str) -> str | None:
         found = self.closest(normalise_name(text))
         return found[0] if found else None
+
+
+class FuzzyMatcher:
+    """Nearest spelling by difflib's ratio, fast enough for every failed line.
+
+    Comparing a word with every spelling of the map costs about 0.3 ms; instead the spellings
+    sharing the most letter pairs with the word are found through an index of letter pairs
+    (" b", "bu", "ur", ..., "y "), and only those are compared.
+    """
+
+    def __init__(self, spellings: Iterable[str], shortlist: int = 16):
+        self.spellings = sorted(spellings)
+        self.shortlist = shortlist
+        self.index: dict[str, list[int]] = {}
+        for n, spelling in enumerate(self.spellings):
+            for pair in _pairs(spelling):
+                self.index.setdefault(pair, []).append(n)
+
+    def best(self, word: str, cutoff: float) -> tuple[str, float] | None:
+        counts: Counter[int] = Counter()
+        for pair in _pairs(word):
+            counts.update(self.index.get(pair, ()))
+        shortlist = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: self.shortlist]
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(word)
+        best: tuple[str, float] | None = None
+        for n, _count in shortlist:
+            spelling = self.spellings[n]
+            matcher.set_seq1(spelling)
+            if matcher.real_quick_ratio() < cutoff or matcher.quick_ratio() < cutoff:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= cutoff and (best is None or ratio > best[1] or (ratio == best[1] and spelling < best[0])):
+                best = (spelling, ratio)
+        return best
+
+
+def _pairs(word: str) -> list[str]:
+    padded = f" {word} "
+    return list(dict.fromkeys(padded[k : k + 2] for k in range(len(padded) - 1)))
 
 
 def closest_word(word: str, candidates: Iterable[str], cutoff: float = 0.7) -> tuple[str, float] | None:

@@ -25,7 +25,7 @@ from gm.domain.orders import (
     Waive,
 )
 from gm.domain.units import UnitType
-from gm.orders.cursor import Cursor
+from gm.orders.cursor import Cursor, is_number
 
 VerbHandler = Callable[[UnitRef | None, Cursor], Order]
 
@@ -136,7 +136,7 @@ def waive_line(_unit_: UnitRef | None, c: Cursor) -> Order:
         if c.accept(*WAIVE_FILLERS):
             continue
         word = c.word
-        if word is not None and word.isdigit():
+        if word is not None and is_number(word):
             if int(word) != 1:
                 c.warn("WAIVE waives one build; write one WAIVE line for each build to waive")
             c.advance()
