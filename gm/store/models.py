@@ -76,6 +76,8 @@ class Game(Base):
     phase_started_at: Mapped[datetime | None] = mapped_column()
     deadline: Mapped[datetime | None] = mapped_column()
     due_at: Mapped[datetime | None] = mapped_column(index=True)  # when the scheduler must look next
+    orders_complete_at: Mapped[datetime | None] = mapped_column()  # every power in: early processing
+    notices: Mapped[dict[str, Any]] = mapped_column(default=dict)  # reminders and late notices sent this phase
     paused_reason: Mapped[str] = mapped_column(Text, default="")
     result: Mapped[dict[str, Any] | None] = mapped_column()  # {"kind": "win"|"draw"|"concession", ...}
     created_at: Mapped[datetime] = mapped_column()
@@ -126,7 +128,8 @@ class Seat(Base):
     preference: Mapped[str | None] = mapped_column(String(60))
     secret_hash: Mapped[str] = mapped_column(String(200), default="")
     status: Mapped[str] = mapped_column(String(20), default=SeatStatus.ACTIVE)
-    missed: Mapped[int] = mapped_column(Integer, default=0)
+    missed: Mapped[int] = mapped_column(Integer, default=0)  # phases with no orders at all
+    missed_in_row: Mapped[int] = mapped_column(Integer, default=0)
     wait_seq: Mapped[int | None] = mapped_column(Integer)  # asked to WAIT in this phase
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
     concede_vote: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-21 23:30:33.065625
+Create Date: 2026-11-21 23:32:14.530189
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ def upgrade() -> None:
     sa.Column('phase_started_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('deadline', sa.DateTime(timezone=True), nullable=True),
     sa.Column('due_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('orders_complete_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('notices', sa.JSON(), nullable=False),
     sa.Column('paused_reason', sa.Text(), nullable=False),
     sa.Column('result', sa.JSON(), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
@@ -159,6 +161,7 @@ def upgrade() -> None:
     sa.Column('secret_hash', sa.String(length=200), nullable=False),
     sa.Column('status', sa.String(length=20), nullable=False),
     sa.Column('missed', sa.Integer(), nullable=False),
+    sa.Column('missed_in_row', sa.Integer(), nullable=False),
     sa.Column('wait_seq', sa.Integer(), nullable=True),
     sa.Column('draw_vote', sa.Boolean(), nullable=False),
     sa.Column('concede_vote', sa.Boolean(), nullable=False),

@@ -1,0 +1,102 @@
+"""``gm tick`` (everything due, once: for cron), ``gm run`` (the daemon), ``gm reload``, ``gm db``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from gm.app import App
+from gm.config import ConfigError, load_config
+from gm.store.database import current_revision, downgrade, head_revision, make_engine, upgrade
+
+
+def register(commands: Any) -> None:
+    tick = commands.add_parser("tick", help="do everything that is due once, then exit (for cron)")
+    tick.set_defaults(run=run_tick)
+    daemon = commands.add_parser("run", help="run continuously (the daemon)")
+    daemon.add_argument("--interval", type=float, default=30.0, help="seconds between scheduler ticks")
+    daemon.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
+    daemon.set_defaults(run=run_daemon)
+    reload = commands.add_parser("reload", help="read the game settings files now")
+    reload.set_defaults(run=run_reload)
+    db = commands.add_parser("db", help="the database schema")
+    actions = db.add_subparsers(dest="action", required=True, metavar="ACTION")
+    up = actions.add_parser("upgrade", help="create or upgrade the schema")
+    up.add_argument("revision", nargs="?", default="head")
+    up.set_defaults(run=run_db_upgrade)
+    down = actions.add_parser("downgrade", help="downgrade the schema to a revision")
+    down.add_argument("revision")
+    down.set_defaults(run=run_db_downgrade)
+    status = actions.add_parser("status", help="the schema revision in the database and the newest one")
+    status.set_defaults(run=run_db_status)
+
+
+def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    try:
+        return load_config(Path(args.config) if getattr(args, "config", None) else None)
+    except ConfigError as exc:
+        raise SystemExit(f"gm: {exc}") from None
+
+
+def run_tick(args: argparse.Namespace) -> int:
+    app = App(config_from(args))
+    try:
+        report = app.scheduler.tick()
+        for line in report.processed:
+            print(f"processed {line}")
+        for line in report.refused_settings:
+            print(line)
+    finally:
+        app.close()
+    return 0
+
+
+def run_daemon(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = App(config_from(args))
+    try:
+        while True:
+            report = app.scheduler.tick()
+            for line in report.processed:
+                logging.info("processed %s", line)
+            if args.once:
+                return 0
+            time.sleep(args.interval)
+    finally:
+        app.close()
+
+
+def run_reload(args: argparse.Namespace) -> int:
+    app = App(config_from(args))
+    try:
+        report = app.scheduler.settings_files.sync(force=True)
+        for path in report.read:
+            print(f"{path}: ok")
+        for message in report.refused:
+            print(message)
+        return 1 if report.refused else 0
+    finally:
+        app.close()
+
+
+def run_db_upgrade(args: argparse.Namespace) -> int:
+    engine = make_engine(config_from(args).database_url)
+    upgrade(engine, args.revision)
+    print(f"schema at {current_revision(engine)}")
+    return 0
+
+
+def run_db_downgrade(args: argparse.Namespace) -> int:
+    engine = make_engine(config_from(args).database_url)
+    downgrade(engine, args.revision)
+    print(f"schema at {current_revision(engine)}")
+    return 0
+
+
+def run_db_status(args: argparse.Namespace) -> int:
+    engine = make_engine(config_from(args).database_url)
+    print(f"database: {current_revision(engine)}  newest: {head_revision()}")
+    return 0

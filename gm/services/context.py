@@ -1,0 +1,76 @@
+"""What every service needs, built once by the composition root (gm/app.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from gm.adjudicator.variant import Variant
+from gm.clock import Clock
+from gm.config import AppConfig
+from gm.domain.position import Position
+from gm.orders import OrderGrammar
+from gm.services.mailer import Mailer
+from gm.settings.model import GameSettings
+from gm.settings.reader import read_settings
+from gm.store.codec import decode_position
+from gm.store.database import Database
+from gm.store.models import AuditEntry, Game
+from gm.variants.catalog import VariantCatalog
+
+
+class Faults:
+    """Crash points for the atomicity tests: ``GM_CRASH_AT=name`` kills the process there."""
+
+    def __init__(self, crash_at: str | None = None):
+        self.crash_at = crash_at
+
+    def point(self, name: str) -> None:
+        if self.crash_at == name:
+            os._exit(70)
+
+
+@dataclass
+class Services:
+    config: AppConfig
+    db: Database
+    clock: Clock
+    catalog: VariantCatalog
+    mailer: Mailer
+    faults: Faults = field(default_factory=Faults)
+    _settings_cache: dict[str, GameSettings] = field(default_factory=dict)
+
+    def settings_of(self, game: Game) -> GameSettings:
+        """The settings in force (the file text stored when it was last accepted)."""
+        key = f"{game.settings_digest}/{game.name}"
+        found = self._settings_cache.get(key)
+        if found is None:
+            text = game.settings["yaml"]
+            games = read_settings(text, game.settings_source or game.name, self.known_variant)
+            found = next(g for g in games if g.name == game.settings.get("name", game.name))
+            self._settings_cache[key] = found
+        return found
+
+    def known_variant(self, name: str) -> bool:
+        return name in self.catalog.names()
+
+    def variant_of(self, game: Game) -> Variant:
+        return self.catalog.get(game.variant)
+
+    def grammar_of(self, game: Game) -> OrderGrammar:
+        return OrderGrammar.for_variant(self.variant_of(game))
+
+    def position_of(self, game: Game) -> Position:
+        if game.position is None:
+            raise ValueError(f"game {game.name} has not started")
+        return decode_position(self.variant_of(game), game.position)
+
+    def audit(self, session: Any, game: Game | None, actor: str, action: str, **details: Any) -> None:
+        session.add(AuditEntry(game_id=game.id if game else None, actor=actor, action=action,
+                               details=details, at=self.clock.now()))
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,178 @@
+"""What a game master may do to a game. Every action is audited and announced."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gm.adjudicator.engine import adjudicate
+from gm.services.context import Services
+from gm.services.lifecycle import GameError, current_seats, join, player_for, seat_of, start
+from gm.services.notices import tell_everyone
+from gm.services.orderbook import current_orders, parse_stored
+from gm.services.passwords import hash_secret, new_secret
+from gm.services.processing import Processed, process, results_context
+from gm.services.schedule import reschedule, start_phase
+from gm.store.codec import decode_position
+from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
+
+
+def _require(game: Game, *statuses: str) -> None:
+    if game.status not in statuses:
+        raise GameError(f"game {game.name} is {game.status}; this needs it to be {' or '.join(statuses)}")
+
+
+def process_now(services: Services, session: Session, game: Game, phase: str, actor: str) -> Processed:
+    """Process the current phase at once; naming the phase guards against processing the wrong one."""
+    _require(game, GameStatus.ACTIVE)
+    if phase.strip().upper() != (game.phase or "").upper():
+        raise GameError(f"the current phase of {game.name} is {game.phase}, not {phase}")
+    services.audit(session, game, actor, "process-now", phase=game.phase)
+    return process(services, session, game, actor=actor)
+
+
+def preview(services: Services, session: Session, game: Game, actor: str) -> None:
+    """Mail the GM what processing now would give, changing nothing."""
+    _require(game, GameStatus.ACTIVE, GameStatus.PAUSED)
+    variant = services.variant_of(game)
+    position = services.position_of(game)
+    grammar = services.grammar_of(game)
+    lines = current_orders(session, game)
+    report = adjudicate(variant, position, [(p, o) for p, texts in lines.items() for o in parse_stored(grammar, texts)])
+    record = PhaseRecord(phase=str(position.phase), seq=game.phase_seq)  # not stored: context only
+    context = results_context(services, game, record, report, position)
+    services.audit(session, game, actor, "preview", phase=game.phase)
+    services.mailer.queue(
+        session, to=services.settings_of(game).gm, subject=f"{services.config.judge_name}: PREVIEW {game.name} {game.phase}",
+        template="mail/results.txt.j2", kind="preview", game_id=game.id, game=game, seat=None,
+        zone=services.settings_of(game).schedule.zone.key, preview=True, **context,
+    )
+
+
+def rollback(services: Services, session: Session, game: Game, phase: str, actor: str) -> None:
+    """Return to the start of an earlier phase, with the orders it had; later phases are set aside."""
+    _require(game, GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.FINISHED)
+    records = list(session.scalars(
+        select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False))
+        .order_by(PhaseRecord.seq)
+    ))
+    target = next((r for r in reversed(records) if r.phase.upper() == phase.strip().upper()), None)
+    if target is None:
+        done = ", ".join(r.phase for r in records) or "none"
+        raise GameError(f"{game.name} has no processed phase {phase} to return to (processed: {done})")
+    for record in records:
+        if record.seq >= target.seq:
+            record.rolled_back = True
+    last = max([game.phase_seq, *(r.seq for r in records)])
+    new_seq = last + 1
+    for power, lines in target.orders.items():
+        session.add(OrderSet(game_id=game.id, phase_seq=new_seq, phase=target.phase, power=power, version=1,
+                             submitted_text="(restored by rollback)", lines=list(lines), by=actor,
+                             submitted_at=services.clock.now()))
+    position = decode_position(services.variant_of(game), target.position_before)
+    game.position = target.position_before
+    game.phase = target.phase
+    game.phase_seq = new_seq
+    if game.status == GameStatus.FINISHED:
+        game.result = None
+        game.finished_at = None
+    game.status = GameStatus.ACTIVE
+    game.paused_reason = ""
+    for seat in current_seats(game):
+        seat.draw_vote = False
+        seat.concede_vote = False
+    services.audit(session, game, actor, "rollback", to=target.phase, seq=target.seq)
+    start_phase(services, session, game, position)
+    tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="rollback",
+                  subject=f"{game.name} rolled back to {target.phase}",
+                  text=f"The game master has returned {game.name} to the start of "
+                       f"{services.variant_of(game).title(position.phase)}. The orders given for that phase "
+                       "are in force again; you may change them.", deadline=game.deadline)
+
+
+def pause(services: Services, session: Session, game: Game, actor: str, reason: str = "") -> None:
+    _require(game, GameStatus.ACTIVE)
+    game.status = GameStatus.PAUSED
+    game.paused_reason = reason or "paused by the game master"
+    game.due_at = None
+    services.audit(session, game, actor, "paused", reason=game.paused_reason)
+    tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="pause",
+                  subject=f"{game.name} paused", text=f"{game.name} is paused: {game.paused_reason}.", deadline=None)
+
+
+def resume(services: Services, session: Session, game: Game, actor: str) -> None:
+    _require(game, GameStatus.PAUSED)
+    if any(s.status == SeatStatus.VACANT for s in current_seats(game)):
+        vacant = ", ".join(s.power or "?" for s in current_seats(game) if s.status == SeatStatus.VACANT)
+        raise GameError(f"{vacant} still needs a player (REPLACE power address)")
+    game.status = GameStatus.ACTIVE
+    game.paused_reason = ""
+    for seat in current_seats(game):
+        seat.missed_in_row = 0
+    services.audit(session, game, actor, "resumed")
+    start_phase(services, session, game, services.position_of(game))  # a fresh deadline from now
+    tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="resume",
+                  subject=f"{game.name} resumed", text=f"{game.name} goes on.", deadline=game.deadline)
+
+
+def eject(services: Services, session: Session, game: Game, power: str, actor: str) -> Seat:
+    """Remove a player; the power waits, vacant, for a replacement (its units hold meanwhile)."""
+    seat = _seat(game, power)
+    seat.left_at = services.clock.now()
+    vacant = Seat(game=game, power=seat.power, player=None, status=SeatStatus.VACANT,
+                  secret_hash="", joined_at=services.clock.now(), missed=seat.missed)
+    session.add(vacant)
+    services.audit(session, game, actor, "ejected", power=seat.power,
+                   player=seat.player.email if seat.player else None)
+    return vacant
+
+
+def replace(services: Services, session: Session, game: Game, power: str, email: str, actor: str) -> str:
+    """Give a power to a new player; returns the new secret (mailed to the player)."""
+    seat = _seat(game, power)
+    if seat.player is not None:
+        seat = eject(services, session, game, power, actor)
+    player = player_for(services, session, email)
+    secret = new_secret()
+    seat.player = player
+    seat.secret_hash = hash_secret(secret)
+    seat.status = SeatStatus.ACTIVE
+    seat.missed_in_row = 0
+    services.audit(session, game, actor, "replaced", power=seat.power, player=player.email)
+    services.mailer.queue(
+        session, to=player.email, subject=f"{services.config.judge_name}: you now play {seat.power} in {game.name}",
+        template="mail/joined.txt.j2", kind="joined", game_id=game.id, game=game, secret=secret,
+        preference=seat.power,
+    )
+    return secret
+
+
+def extend(services: Services, session: Session, game: Game, actor: str,
+           deadline: datetime | None = None, by: timedelta | None = None) -> datetime:
+    _require(game, GameStatus.ACTIVE)
+    if deadline is None:
+        if by is None or game.deadline is None:
+            raise GameError("say the new deadline or how much longer")
+        deadline = game.deadline + by
+    if deadline <= services.clock.now():
+        raise GameError("the new deadline is in the past")
+    services.audit(session, game, actor, "deadline-set", deadline=deadline.isoformat())
+    reschedule(services, session, game, reason=f"set by the game master ({actor})", deadline=deadline)
+    return deadline
+
+
+def start_now(services: Services, session: Session, game: Game, actor: str) -> None:
+    start(services, session, game, actor)
+
+
+def _seat(game: Game, power: str) -> Seat:
+    seat = seat_of(game, power)
+    if seat is None:
+        powers = ", ".join(sorted(s.power for s in current_seats(game) if s.power))
+        raise GameError(f"{game.name} has no power {power!r} (powers: {powers})")
+    return seat
+
+
+__all__ = ["eject", "extend", "join", "pause", "preview", "process_now", "replace", "resume", "rollback", "start_now"]

@@ -1,0 +1,202 @@
+"""A game's life before and after play: created from its settings, joined, started, ended."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gm.services.context import Services, digest
+from gm.services.passwords import hash_secret, new_secret
+from gm.services.schedule import start_phase
+from gm.settings.model import Assignment, GameSettings, StartPolicy
+from gm.store.codec import encode_position
+from gm.store.models import Game, GameStatus, Player, Seat, SeatStatus
+
+
+class GameError(Exception):
+    """An action that the game's state does not allow; the message is for the person who asked."""
+
+
+@dataclass(frozen=True)
+class Joined:
+    seat: Seat
+    secret: str
+
+
+def find_game(session: Session, name: str) -> Game | None:
+    return session.scalar(select(Game).where(Game.name == name))
+
+
+def player_for(services: Services, session: Session, email: str, name: str = "", timezone: str | None = None) -> Player:
+    address = email.strip().lower()
+    player = session.scalar(select(Player).where(Player.email == address))
+    if player is None:
+        player = Player(email=address, name=name, timezone=timezone or "UTC", preferences={},
+                        created_at=services.clock.now())
+        session.add(player)
+        session.flush()
+    elif timezone and player.timezone == "UTC":
+        player.timezone = timezone
+    return player
+
+
+def current_seats(game: Game) -> list[Seat]:
+    return [s for s in game.seats if s.left_at is None]
+
+
+def seat_of(game: Game, power: str) -> Seat | None:
+    for seat in current_seats(game):
+        if seat.power == power:
+            return seat
+    return None
+
+
+def create_or_update(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str) -> Game:
+    """Bring the stored game in line with its settings file (the GM's edits take effect here)."""
+    game = find_game(session, settings.name)
+    text_digest = digest(yaml_text)
+    if game is None:
+        if not services.known_variant(settings.variant):
+            raise GameError(f"unknown variant {settings.variant!r}")
+        game = Game(
+            name=settings.name,
+            variant=settings.variant,
+            status=GameStatus.FORMING,
+            settings={"yaml": yaml_text, "name": settings.name},
+            settings_source=source,
+            settings_digest=text_digest,
+            created_at=services.clock.now(),
+            phase_seq=0,
+        )
+        session.add(game)
+        session.flush()
+        services.audit(session, game, "system", "created", source=source, variant=settings.variant)
+        for entry in settings.players:
+            joined = join(services, session, game, entry.email, entry.name, entry.power, entry.timezone)
+            _welcome(services, session, game, joined)
+        maybe_start(services, session, game)
+        return game
+    if game.settings_digest == text_digest:
+        return game
+    if settings.variant != game.variant and game.status != GameStatus.FORMING:
+        raise GameError(f"the variant of a started game cannot change (it is {game.variant})")
+    before = services.settings_of(game)
+    game.variant = settings.variant
+    game.settings = {"yaml": yaml_text, "name": settings.name}
+    game.settings_source = source
+    game.settings_digest = text_digest
+    if before == settings:
+        return game  # the file changed elsewhere (another game in it)
+    services.audit(session, game, settings.gm, "settings-changed", source=source)
+    known = {s.player.email for s in current_seats(game) if s.player}
+    for entry in settings.players:
+        if entry.email.lower() not in known and game.status == GameStatus.FORMING:
+            _welcome(services, session, game, join(services, session, game, entry.email, entry.name, entry.power, entry.timezone))
+    if game.status == GameStatus.ACTIVE and before.schedule != settings.schedule:
+        from gm.services.processing import reschedule  # a cycle only at this point of use
+
+        reschedule(services, session, game, reason="the game master changed the deadlines")
+    maybe_start(services, session, game)
+    return game
+
+
+def join(
+    services: Services,
+    session: Session,
+    game: Game,
+    email: str,
+    name: str = "",
+    preference: str | None = None,
+    timezone: str | None = None,
+) -> Joined:
+    if game.status != GameStatus.FORMING:
+        raise GameError(f"game {game.name} has already started; ask the GM to be a replacement")
+    variant = services.variant_of(game)
+    player = player_for(services, session, email, name, timezone)
+    if any(s.player_id == player.id for s in current_seats(game)):
+        raise GameError(f"{player.email} has already joined {game.name}")
+    if len(current_seats(game)) >= len(variant.map.powers):
+        raise GameError(f"game {game.name} is full")
+    wanted = None
+    if preference:
+        found = variant.map.power_named(preference)
+        if found is None:
+            raise GameError(f"{preference!r} is not a power of {variant.name} (powers: {', '.join(variant.map.powers)})")
+        wanted = found.name
+    secret = new_secret()
+    seat = Seat(game=game, player=player, preference=wanted, secret_hash=hash_secret(secret),
+                status=SeatStatus.ACTIVE, joined_at=services.clock.now())
+    session.add(seat)
+    session.flush()
+    services.audit(session, game, player.email, "joined", preference=wanted)
+    return Joined(seat, secret)
+
+
+def _welcome(services: Services, session: Session, game: Game, joined: Joined) -> None:
+    player = joined.seat.player
+    assert player is not None
+    services.mailer.queue(
+        session, to=player.email, subject=f"{services.config.judge_name}: you joined {game.name}",
+        template="mail/joined.txt.j2", kind="joined", game_id=game.id,
+        game=game, secret=joined.secret, preference=joined.seat.preference,
+    )
+
+
+def maybe_start(services: Services, session: Session, game: Game) -> bool:
+    settings = services.settings_of(game)
+    variant = services.variant_of(game)
+    full = len(current_seats(game)) == len(variant.map.powers)
+    if game.status == GameStatus.FORMING and full and settings.start is StartPolicy.WHEN_FULL:
+        start(services, session, game, actor="system")
+        return True
+    return False
+
+
+def start(services: Services, session: Session, game: Game, actor: str) -> None:
+    if game.status != GameStatus.FORMING:
+        raise GameError(f"game {game.name} is {game.status}, not forming")
+    variant = services.variant_of(game)
+    seats = current_seats(game)
+    if len(seats) != len(variant.map.powers):
+        raise GameError(f"game {game.name} has {len(seats)} players for {len(variant.map.powers)} powers")
+    _assign_powers(services, game, seats, list(variant.map.powers))
+    position = variant.initial_position()
+    game.position = encode_position(position)
+    game.phase = str(position.phase)
+    game.phase_seq = 1
+    game.status = GameStatus.ACTIVE
+    services.audit(session, game, actor, "started", powers={s.power: s.player.email for s in seats if s.player})
+    start_phase(services, session, game, position)
+    for seat in seats:
+        if seat.player is not None:
+            services.mailer.queue(
+                session, to=seat.player.email, subject=f"{services.config.judge_name}: {game.name} has started",
+                template="mail/start.txt.j2", kind="start", game_id=game.id,
+                game=game, seat=seat, seats=seats, variant=variant, position=position,
+                zone=seat.player.timezone,
+            )
+    services.mailer.queue(
+        session, to=services.settings_of(game).gm, subject=f"{services.config.judge_name}: {game.name} has started",
+        template="mail/start.txt.j2", kind="start", game_id=game.id,
+        game=game, seat=None, seats=seats, variant=variant, position=position, zone="UTC",
+    )
+
+
+def _assign_powers(services: Services, game: Game, seats: list[Seat], powers: list[str]) -> None:
+    rng = random.Random(f"{game.name}/{game.created_at.isoformat()}")
+    settings = services.settings_of(game)
+    free = list(powers)
+    waiting = list(seats)
+    rng.shuffle(waiting)
+    if settings.assignment is Assignment.PREFERENCE:
+        for seat in sorted(waiting, key=lambda s: s.joined_at):  # first come, first served
+            if seat.preference in free:
+                seat.power = seat.preference
+                free.remove(seat.preference)
+    rng.shuffle(free)
+    for seat in waiting:
+        if seat.power is None:
+            seat.power = free.pop()

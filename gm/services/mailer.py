@@ -1,0 +1,120 @@
+"""Everything gm says to a person: a Jinja template rendered into the outbox table.
+
+Queueing is part of the caller's transaction, so a mail exists exactly when the change that
+caused it was committed. The sender (mail transport) drains the outbox later.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import uuid
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from sqlalchemy.orm import Session
+
+from gm.clock import Clock
+from gm.config import AppConfig
+from gm.store.models import OutboundMail, OutboundStatus
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+WIDTH = 72
+
+
+def zone_named(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def format_moment(moment: datetime | None, zone: str | None) -> str:
+    """"Fri 10 Jan 2026 21:00 CET (Europe/Rome)" in the reader's own zone."""
+    if moment is None:
+        return "none"
+    tz = zone_named(zone)
+    local = moment.astimezone(tz)
+    return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({tz.key})"
+
+
+def format_span(delta: timedelta) -> str:
+    minutes = max(0, int(delta.total_seconds() // 60))
+    days, minutes = divmod(minutes, 1440)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute")) if n]
+    return ", ".join(parts) or "less than a minute"
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "") -> str:
+    return "\n".join(
+        textwrap.fill(p, width=width, initial_indent=indent, subsequent_indent=indent) if p.strip() else ""
+        for p in text.split("\n")
+    )
+
+
+def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(directory)),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # plain-text mail  # noqa: S701
+    )
+    env.filters["moment"] = format_moment
+    env.filters["span"] = format_span
+    env.filters["wrap72"] = wrap
+    return env
+
+
+class Mailer:
+    def __init__(self, config: AppConfig, clock: Clock, environment: Environment | None = None):
+        self.config = config
+        self.clock = clock
+        self.env = environment or make_environment()
+
+    def message_id(self) -> str:
+        return f"<gm.{uuid.uuid4().hex}@{self.config.domain}>"
+
+    def is_own_message_id(self, message_id: str) -> bool:
+        text = message_id.strip()
+        return text.startswith("<gm.") and text.endswith(f"@{self.config.domain}>")
+
+    def render(self, template: str, **context: Any) -> str:
+        context.setdefault("judge", self.config.judge_name)
+        context.setdefault("judge_address", self.config.judge_address)
+        return self.env.get_template(template).render(**context)
+
+    def queue(
+        self,
+        session: Session,
+        *,
+        to: str,
+        subject: str,
+        template: str,
+        kind: str,
+        game_id: int | None = None,
+        attach_phase_id: int | None = None,
+        in_reply_to: str | None = None,
+        **context: Any,
+    ) -> OutboundMail:
+        now = self.clock.now()
+        mail = OutboundMail(
+            game_id=game_id,
+            kind=kind,
+            to_address=to,
+            subject=subject,
+            body=self.render(template, **context),
+            message_id=self.message_id(),
+            in_reply_to=in_reply_to,
+            attach_phase_id=attach_phase_id,
+            status=OutboundStatus.PENDING,
+            attempts=0,
+            next_attempt_at=now,
+            created_at=now,
+        )
+        session.add(mail)
+        return mail

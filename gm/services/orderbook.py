@@ -1,0 +1,187 @@
+"""A power's orders for the current phase: submitted, revised unit by unit, checked, counted.
+
+Each submission is stored as sent (an ``OrderSet`` version) together with the power's whole
+order set after it, so the latest version is the current set and every earlier one stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gm.adjudicator.adjustments import resolve_adjustments
+from gm.adjudicator.legality import review_movement, review_retreats
+from gm.adjudicator.variant import Variant
+from gm.domain.orders import Build, Disband, Order, Waive
+from gm.domain.phases import PhaseKind
+from gm.domain.position import Position
+from gm.orders import OrderGrammar, ParsedLine, Severity, parse_orders
+from gm.services.context import Services
+from gm.store.models import Game, OrderSet
+
+
+@dataclass
+class LineReport:
+    """One line of a submission: how it was understood, or why it was not taken."""
+
+    line_no: int
+    text: str
+    order: Order | None
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Submission:
+    lines: list[LineReport]
+    orders: list[Order]  # the power's whole current set
+    missing: list[str]  # what still needs an order (units, or "2 builds")
+
+
+def order_key(order: Order) -> str:
+    """Orders replace each other per unit (per build site for builds; waives add up)."""
+    if isinstance(order, Build):
+        return f"build:{order.unit.province}"
+    if isinstance(order, Waive):
+        return "waive"
+    if order.unit is not None:
+        return f"unit:{order.unit.province}"
+    return f"other:{order}"
+
+
+def latest_set(session: Session, game: Game, power: str) -> OrderSet | None:
+    return session.scalar(
+        select(OrderSet)
+        .where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq, OrderSet.power == power)
+        .order_by(OrderSet.version.desc())
+        .limit(1)
+    )
+
+
+def current_orders(session: Session, game: Game) -> dict[str, list[str]]:
+    """Every power's current order lines for the game's phase."""
+    rows = session.scalars(
+        select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq)
+        .order_by(OrderSet.power, OrderSet.version)
+    )
+    result: dict[str, list[str]] = {}
+    for row in rows:
+        result[row.power] = list(row.lines)
+    return result
+
+
+def parse_stored(grammar: OrderGrammar, lines: list[str]) -> list[Order]:
+    return [p.order for p in parse_orders("\n".join(lines), grammar) if p.order is not None]
+
+
+def check_order(variant: Variant, position: Position, power: str, order: Order) -> str | None:
+    """Why this order could not count in this phase, or None (the same rules as adjudication)."""
+    kind = position.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        ruling = review_movement(variant, position, [(power, order)])[0]
+        return ruling.illegal
+    if kind is PhaseKind.RETREATS:
+        ruling = review_retreats(variant, position, [(power, order)])[0]
+        return ruling.illegal
+    outcome = resolve_adjustments(variant, position, [(power, order)]).outcomes[0]
+    return None if outcome.succeeded else outcome.detail or (outcome.reason.value if outcome.reason else "refused")
+
+
+def needed(variant: Variant, position: Position) -> dict[str, int]:
+    """How many orders each power must give this phase (powers with nothing to do are absent)."""
+    kind = position.phase.kind
+    counts: dict[str, int] = {}
+    if kind is PhaseKind.MOVEMENT:
+        for unit in position.units:
+            counts[unit.power] = counts.get(unit.power, 0) + 1
+    elif kind is PhaseKind.RETREATS:
+        for entry in position.dislodged:
+            counts[entry.unit.power] = counts.get(entry.unit.power, 0) + 1
+    else:
+        for adjustment in variant.adjustments(position):
+            if adjustment.count < 0:
+                counts[adjustment.power] = -adjustment.count
+            elif adjustment.count > 0 and adjustment.build_sites:
+                counts[adjustment.power] = min(adjustment.count, len(adjustment.build_sites))
+    return counts
+
+
+def missing_for(variant: Variant, position: Position, power: str, orders: list[Order]) -> list[str]:
+    kind = position.phase.kind
+    if kind is PhaseKind.ADJUSTMENTS:
+        want = needed(variant, position).get(power, 0)
+        have = sum(1 for o in orders if isinstance(o, (Build, Waive, Disband)))
+        if have >= want:
+            return []
+        verb = "removal" if any(a.power == power and a.count < 0 for a in variant.adjustments(position)) else "build"
+        left = want - have
+        return [f"{left} {verb}{'s' if left > 1 else ''}"]
+    ordered = {o.unit.province for o in orders if o.unit is not None}
+    units = position.units if kind is PhaseKind.MOVEMENT else [d.unit for d in position.dislodged]
+    return [f"{u.type.letter} {u.location}" for u in units if u.power == power and u.location.province not in ordered]
+
+
+def submit(
+    services: Services,
+    session: Session,
+    game: Game,
+    power: str,
+    text: str,
+    by: str,
+    inbound_id: int | None = None,
+    replace: bool = False,
+) -> Submission:
+    """Read order lines for ``power``; store the valid ones as a new version of its set."""
+    variant = services.variant_of(game)
+    position = services.position_of(game)
+    grammar = OrderGrammar.for_variant(variant)
+    previous = latest_set(session, game, power)
+    current: dict[str, Order] = {}
+    if previous is not None and not replace:
+        for order in parse_stored(grammar, previous.lines):
+            current[_key_with_count(order, current)] = order
+    reports = []
+    for parsed in parse_orders(text, grammar):
+        report = _report(parsed)
+        if parsed.ok and parsed.order is not None:
+            why = check_order(variant, position, power, parsed.order)
+            if why:
+                report.error = why
+                report.order = parsed.order
+            else:
+                current[_key_with_count(parsed.order, current)] = parsed.order
+        reports.append(report)
+    orders = list(current.values())
+    session.add(OrderSet(
+        game_id=game.id, phase_seq=game.phase_seq, phase=game.phase or "", power=power,
+        version=(previous.version + 1) if previous else 1, submitted_text=text,
+        lines=[str(o) for o in orders], inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
+    ))
+    session.flush()
+    return Submission(reports, orders, missing_for(variant, position, power, orders))
+
+
+def _key_with_count(order: Order, current: dict[str, Order]) -> str:
+    key = order_key(order)
+    if key == "waive":
+        return f"waive:{sum(1 for k in current if k.startswith('waive'))}"
+    return key
+
+
+def _report(parsed: ParsedLine) -> LineReport:
+    errors = [str(d) for d in parsed.diagnostics if d.severity is Severity.ERROR]
+    warnings = [str(d) for d in parsed.diagnostics if d.severity is Severity.WARNING]
+    return LineReport(parsed.line_no, parsed.text, parsed.order if parsed.ok else None,
+                      "; ".join(errors), warnings)
+
+
+def clear(services: Services, session: Session, game: Game, power: str, by: str, inbound_id: int | None = None) -> None:
+    previous = latest_set(session, game, power)
+    session.add(OrderSet(
+        game_id=game.id, phase_seq=game.phase_seq, phase=game.phase or "", power=power,
+        version=(previous.version + 1) if previous else 1, submitted_text="CLEAR", lines=[],
+        inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
+    ))
+    session.flush()

@@ -1,0 +1,124 @@
+"""Everything that is due, done once: reminders, late notices, processing at deadlines.
+
+``tick`` is safe to run from several processes at once: each game is advanced in its own
+transaction that locks the game row (PostgreSQL) or the database (SQLite) and checks again
+that the game is still due, and the game's version column refuses a stale write.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from gm.services.context import Services
+from gm.services.lifecycle import seat_of
+from gm.services.processing import is_due, orders_state, process
+from gm.services.schedule import refresh_due
+from gm.services.settings_files import SettingsFiles
+from gm.store.models import Game, GameStatus, SeatStatus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TickReport:
+    processed: list[str] = field(default_factory=list)  # "game PHASE"
+    reminded: list[str] = field(default_factory=list)
+    refused_settings: list[str] = field(default_factory=list)
+
+
+class Scheduler:
+    def __init__(self, services: Services):
+        self.services = services
+        self.settings_files = SettingsFiles(services)
+
+    def tick(self) -> TickReport:
+        report = TickReport()
+        report.refused_settings = self.settings_files.sync().refused
+        for game_id in self.due_games():
+            try:
+                self.advance(game_id, report)
+            except StaleDataError:
+                log.info("game %s was advanced by another process", game_id)
+        return report
+
+    def due_games(self) -> list[int]:
+        now = self.services.clock.now()
+        with self.services.db.sessions() as session:
+            return list(session.scalars(
+                select(Game.id).where(Game.status == GameStatus.ACTIVE, Game.due_at <= now).order_by(Game.due_at)
+            ))
+
+    def advance(self, game_id: int, report: TickReport) -> None:
+        with self.services.db.unit_of_work() as session:
+            game = session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+            now = self.services.clock.now()
+            if game is None or not is_due(self.services, game, now):
+                return  # another process got here first
+            self._remind(session, game, report)
+            deadline = game.deadline
+            assert deadline is not None
+            _, late = orders_state(self.services, session, game)
+            settings = self.services.settings_of(game)
+            early = (
+                settings.early.enabled and game.orders_complete_at is not None and not late
+                and now >= game.orders_complete_at + settings.early.delay
+                and not any(s.wait_seq == game.phase_seq for s in game.seats if s.left_at is None)
+            )
+            if now >= deadline and late and settings.grace and not (game.notices or {}).get("late_sent"):
+                self._late_notices(session, game, late)
+                refresh_due(self.services, game)
+                return
+            grace_over = now >= deadline + (settings.grace if (game.notices or {}).get("late_sent") else deadline - deadline)
+            if early or (now >= deadline and (not late or grace_over)):
+                phase = game.phase
+                process(self.services, session, game)
+                report.processed.append(f"{game.name} {phase}")
+                return
+            refresh_due(self.services, game)
+
+    def _remind(self, session: Session, game: Game, report: TickReport) -> None:
+        settings = self.services.settings_of(game)
+        now = self.services.clock.now()
+        notices = dict(game.notices or {})
+        sent = list(notices.get("reminded", []))
+        due = [r for r in settings.reminders
+               if int(r.total_seconds()) not in sent and game.deadline - r <= now < game.deadline
+               and game.deadline - r > (game.phase_started_at or now)]
+        if not due:
+            return
+        _, late = orders_state(self.services, session, game)
+        for before in due:
+            sent.append(int(before.total_seconds()))
+        for power in late:
+            seat = seat_of(game, power)
+            if seat is None or seat.player is None or seat.status != SeatStatus.ACTIVE:
+                continue
+            self.services.mailer.queue(
+                session, to=seat.player.email, subject=f"{self.services.config.judge_name}: {game.name} orders due",
+                template="mail/reminder.txt.j2", kind="reminder", game_id=game.id,
+                game=game, seat=seat, zone=seat.player.timezone, deadline=game.deadline, now=now,
+            )
+            report.reminded.append(f"{game.name} {power}")
+        notices["reminded"] = sent
+        game.notices = notices
+
+    def _late_notices(self, session: Session, game: Game, late: list[str]) -> None:
+        settings = self.services.settings_of(game)
+        notices = dict(game.notices or {})
+        notices["late_sent"] = True
+        game.notices = notices
+        for power in late:
+            seat = seat_of(game, power)
+            if seat is None or seat.player is None:
+                continue
+            self.services.mailer.queue(
+                session, to=seat.player.email, subject=f"{self.services.config.judge_name}: {game.name} orders late",
+                template="mail/late.txt.j2", kind="late", game_id=game.id,
+                game=game, seat=seat, zone=seat.player.timezone, until=game.deadline + settings.grace,
+            )
+        self.services.audit(session, game, "system", "late", powers=late)

@@ -1,0 +1,85 @@
+"""The GMs' settings files: read when they change, refused whole when wrong.
+
+A refused edit leaves the settings in force as they were; the GM is told once per bad
+version of the file, with every bad line.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import select
+
+from gm.services.context import Services, digest
+from gm.services.lifecycle import GameError, create_or_update
+from gm.services.notices import tell_gm
+from gm.settings.reader import SettingsError, read_settings
+from gm.store.models import AuditEntry, Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SyncReport:
+    read: list[str] = field(default_factory=list)  # files accepted
+    refused: list[str] = field(default_factory=list)  # messages
+
+
+class SettingsFiles:
+    def __init__(self, services: Services):
+        self.services = services
+        self._seen: dict[Path, tuple[float, int]] = {}
+
+    def files(self) -> list[Path]:
+        directory = self.services.config.games_dir
+        if not directory.is_dir():
+            return []
+        return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+
+    def sync(self, force: bool = False) -> SyncReport:
+        report = SyncReport()
+        for path in self.files():
+            stat = path.stat()
+            stamp = (stat.st_mtime, stat.st_size)
+            if not force and self._seen.get(path) == stamp:
+                continue
+            self._seen[path] = stamp
+            self.sync_file(path, report)
+        return report
+
+    def sync_file(self, path: Path, report: SyncReport) -> None:
+        text = path.read_text(encoding="utf-8")
+        try:
+            games = read_settings(text, str(path), self.services.known_variant)
+        except SettingsError as exc:
+            self._refuse(path, text, [str(p) for p in exc.problems], report)
+            return
+        for settings in games:
+            try:
+                with self.services.db.unit_of_work() as session:
+                    create_or_update(self.services, session, settings, text, str(path))
+            except GameError as exc:
+                self._refuse(path, text, [f"game {settings.name}: {exc}"], report)
+                continue
+        report.read.append(str(path))
+
+    def _refuse(self, path: Path, text: str, problems: list[str], report: SyncReport) -> None:
+        message = f"{path}: settings refused, the previous ones stay in force:\n" + "\n".join(f"  {p}" for p in problems)
+        log.warning(message)
+        report.refused.append(message)
+        version = digest(text)
+        with self.services.db.unit_of_work() as session:
+            told = session.scalar(select(AuditEntry.id).where(
+                AuditEntry.action == "settings-refused", AuditEntry.details["digest"].as_string() == version))
+            if told:
+                return
+            games = list(session.scalars(select(Game).where(Game.settings_source == str(path))))
+            self.services.audit(session, games[0] if games else None, "system", "settings-refused",
+                                digest=version, source=str(path), problems=problems)
+            if games:
+                for game in games:
+                    tell_gm(self.services, session, game, subject=f"settings of {game.name} refused", text=message)
+            else:
+                tell_gm(self.services, session, None, subject=f"settings file {path.name} refused", text=message)
