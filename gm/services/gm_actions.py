@@ -82,7 +82,7 @@ def rollback(services: Services, session: Session, game: Game, phase: str, actor
     game.paused_reason = ""
     for seat in current_seats(game):
         seat.draw_vote = False
-        seat.concede_vote = False
+        seat.concede_to = None
     services.audit(session, game, actor, "rollback", to=target.phase, seq=target.seq)
     start_phase(services, session, game, position)
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="rollback",

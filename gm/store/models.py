@@ -132,7 +132,7 @@ class Seat(Base):
     missed_in_row: Mapped[int] = mapped_column(Integer, default=0)
     wait_seq: Mapped[int | None] = mapped_column(Integer)  # asked to WAIT in this phase
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
-    concede_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    concede_to: Mapped[str | None] = mapped_column(String(60))  # the power this one concedes to
     joined_at: Mapped[datetime] = mapped_column()
     left_at: Mapped[datetime | None] = mapped_column()
 

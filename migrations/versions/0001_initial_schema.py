@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-21 23:32:14.530189
+Create Date: 2026-11-21 23:34:27.926466
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ def upgrade() -> None:
     sa.Column('missed_in_row', sa.Integer(), nullable=False),
     sa.Column('wait_seq', sa.Integer(), nullable=True),
     sa.Column('draw_vote', sa.Boolean(), nullable=False),
-    sa.Column('concede_vote', sa.Boolean(), nullable=False),
+    sa.Column('concede_to', sa.String(length=60), nullable=True),
     sa.Column('joined_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('left_at', sa.DateTime(timezone=True), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], name=op.f('fk_seats_game_id_games'), ondelete='CASCADE'),

@@ -1,0 +1,69 @@
+"""Draws and concessions: the game ends when every surviving power agrees."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from gm.services.context import Services
+from gm.services.lifecycle import GameError, current_seats, seat_of
+from gm.services.notices import tell_everyone
+from gm.services.processing import finish
+from gm.settings.model import VoteVisibility
+from gm.store.models import Game, GameStatus, Seat, SeatStatus
+
+
+def survivors(services: Services, game: Game) -> list[str]:
+    position = services.position_of(game)
+    alive = {u.power for u in position.units} | set(position.centres.values())
+    return [s.power for s in current_seats(game) if s.power in alive]
+
+
+def vote_draw(services: Services, session: Session, game: Game, power: str, agree: bool) -> bool:
+    """Record a power's draw vote; returns True when the game has ended in a draw."""
+    seat = _voter(services, game, power)
+    seat.draw_vote = agree
+    services.audit(session, game, seat.player.email if seat.player else power, "draw-vote", power=power, agree=agree)
+    settings = services.settings_of(game)
+    if settings.draw.votes is VoteVisibility.OPEN:
+        tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="vote",
+                      subject=f"{game.name}: draw vote", deadline=None,
+                      text=f"{power} {'votes for' if agree else 'withdraws its vote for'} a draw.")
+    alive = survivors(services, game)
+    if agree and all(_seat(game, p).draw_vote for p in alive):
+        finish(services, session, game, {"kind": "draw", "powers": sorted(alive)}, actor=power)
+        return True
+    return False
+
+
+def concede(services: Services, session: Session, game: Game, power: str, to_power: str | None) -> bool:
+    """A power concedes the game to ``to_power`` (None withdraws); True when all the others have."""
+    seat = _voter(services, game, power)
+    if to_power is not None and to_power not in survivors(services, game):
+        raise GameError(f"{to_power} is not in the game any more")
+    if to_power == power:
+        raise GameError("a power cannot concede to itself")
+    seat.concede_to = to_power
+    services.audit(session, game, power, "concede", to=to_power)
+    if to_power is None:
+        return False
+    others = [p for p in survivors(services, game) if p != to_power]
+    if all(_seat(game, p).concede_to == to_power for p in others):
+        finish(services, session, game, {"kind": "concession", "winner": to_power}, actor=power)
+        return True
+    return False
+
+
+def _voter(services: Services, game: Game, power: str) -> Seat:
+    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        raise GameError(f"game {game.name} is {game.status}")
+    seat = _seat(game, power)
+    if seat.status == SeatStatus.ELIMINATED:
+        raise GameError(f"{power} has been eliminated and has no vote")
+    return seat
+
+
+def _seat(game: Game, power: str) -> Seat:
+    seat = seat_of(game, power)
+    if seat is None:
+        raise GameError(f"{game.name} has no power {power}")
+    return seat
