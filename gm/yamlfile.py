@@ -60,7 +60,10 @@ def load_strict(text: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 0
-        raise YamlProblem(line, f"not valid YAML: {exc.problem or exc}") from exc
+        opened = ""
+        if exc.context_mark and exc.problem_mark and exc.context_mark.line != exc.problem_mark.line:
+            opened = f" ({exc.context} on line {exc.context_mark.line + 1})"
+        raise YamlProblem(line, f"not valid YAML: {exc.problem or exc}{opened}") from exc
     except yaml.YAMLError as exc:
         raise YamlProblem(0, f"not valid YAML: {exc}") from exc
 

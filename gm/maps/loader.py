@@ -22,7 +22,7 @@ MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 DEFAULT_COASTS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
 TOP_KEYS = {"title", "source", "coasts", "fields", "powers", "provinces", "rules"}
 POWER_KEYS = {"adjective", "colour", "aliases", "home", "owns", "units"}
-PROVINCE_KEYS = {"name", "terrain", "centre", "aliases", "anchor", "army", "fleet", "coasts", "convoys"}
+PROVINCE_KEYS = {"name", "terrain", "centre", "aliases", "anchor", "outline", "army", "fleet", "coasts", "convoys"}
 COAST_KEYS = {"fleet", "anchor"}
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "int": (int,),
@@ -236,6 +236,16 @@ class _Reader:
                         if anchor:
                             coast_anchors[coast] = anchor
         anchor = self._anchor(pid, spec["anchor"], line_of(spec, "anchor")) if "anchor" in spec else None
+        outline: list[tuple[float, float]] = []
+        if "outline" in spec:
+            if not isinstance(spec["outline"], list):
+                self.problem(pid, "'outline' is not a list of points", "write 'outline: [[lon, lat], ...]'",
+                             line_of(spec, "outline"))
+            else:
+                for point in spec["outline"]:
+                    checked = self._anchor(pid, point, line_of(spec, "outline"))
+                    if checked:
+                        outline.append(checked)
         convoys = spec.get("convoys", terrain is Terrain.SEA)
         return Province(
             id=pid,
@@ -246,6 +256,7 @@ class _Reader:
             coasts=tuple(coasts),
             convoys=bool(convoys),
             anchor=anchor,
+            outline=tuple(outline),
             coast_anchors=MappingProxyType(coast_anchors),
             extra=MappingProxyType(extra),
         )

@@ -30,6 +30,7 @@ class Province:
     coasts: tuple[str, ...] = ()  # empty unless the province has several coasts
     convoys: bool = False  # a fleet here may carry a convoy
     anchor: tuple[float, float] | None = None  # (longitude, latitude)
+    outline: tuple[tuple[float, float], ...] = ()  # extra (lon, lat) points inside, for drawing
     coast_anchors: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)  # declared variant fields
 

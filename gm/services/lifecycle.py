@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from gm.services.context import Services, digest
 from gm.services.passwords import hash_secret, new_secret
-from gm.services.schedule import start_phase
+from gm.services.schedule import reschedule, start_phase
 from gm.settings.model import Assignment, GameSettings, StartPolicy
 from gm.store.codec import encode_position
 from gm.store.models import Game, GameStatus, Player, Seat, SeatStatus
@@ -96,8 +96,6 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
         if entry.email.lower() not in known and game.status == GameStatus.FORMING:
             _welcome(services, session, game, join(services, session, game, entry.email, entry.name, entry.power, entry.timezone))
     if game.status == GameStatus.ACTIVE and before.schedule != settings.schedule:
-        from gm.services.processing import reschedule  # a cycle only at this point of use
-
         reschedule(services, session, game, reason="the game master changed the deadlines")
     maybe_start(services, session, game)
     return game

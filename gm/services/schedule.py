@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from gm.domain.position import Position
 from gm.services.context import Services
+from gm.services.notices import tell_everyone
 from gm.settings.schedule import next_deadline
 from gm.store.models import Game, GameStatus
 
@@ -70,7 +71,5 @@ def reschedule(services: Services, session: Session, game: Game, reason: str, de
     refresh_due(services, game)
     services.audit(session, game, "system", "deadline-changed", old=old.isoformat() if old else None,
                    new=deadline.isoformat(), reason=reason)
-    from gm.services.notices import tell_everyone  # notices import this module
-
     tell_everyone(services, session, game, template="mail/deadline_changed.txt.j2", kind="deadline",
                   subject=f"{game.name}: new deadline", old=old, new=deadline, reason=reason)

@@ -1,0 +1,128 @@
+"""What a GM may do: process now, preview, rollback, pause/resume, eject/replace, extend."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from gm.services import gm_actions, orderbook
+from gm.services.lifecycle import GameError, find_game, seat_of
+from gm.services.processing import note_orders_changed
+from gm.services.passwords import verify_secret
+from gm.store.models import AuditEntry, GameStatus, OutboundMail, PhaseRecord, SeatStatus
+from tests.store.conftest import World, game_file
+
+
+@pytest.fixture
+def started(world: World) -> World:
+    world.write_game("g", game_file())
+    world.tick()
+    return world
+
+
+def _do(world: World, action, *args, **kwargs):  # type: ignore[no-untyped-def]
+    with world.services.db.unit_of_work() as session:
+        return action(world.services, session, find_game(session, "g"), *args, **kwargs)
+
+
+def _submit(world: World, power: str, text: str) -> None:
+    with world.services.db.unit_of_work() as session:
+        game = find_game(session, "g")
+        orderbook.submit(world.services, session, game, power, text, by="test")
+        note_orders_changed(world.services, session, game)
+
+
+def _count(world: World, model, *where) -> int:  # type: ignore[no-untyped-def]
+    with world.services.db.sessions() as session:
+        return session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def test_process_now_is_guarded_by_the_phase(started: World) -> None:
+    with pytest.raises(GameError, match="current phase of g is S1901M"):
+        _do(started, gm_actions.process_now, "F1901M", actor="master@example.test")
+    _do(started, gm_actions.process_now, "s1901m", actor="master@example.test")
+    with started.services.db.sessions() as session:
+        assert find_game(session, "g").phase == "F1901M"
+    assert _count(started, AuditEntry, AuditEntry.action == "process-now") == 1
+
+
+def test_preview_shows_the_gm_and_changes_nothing(started: World) -> None:
+    _submit(started, "France", "A PAR - BUR")
+    _do(started, gm_actions.preview, actor="master@example.test")
+    with started.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert game.phase == "S1901M" and game.phase_seq == 1
+        previews = list(session.scalars(select(OutboundMail).where(OutboundMail.kind == "preview")))
+    assert [m.to_address for m in previews] == ["master@example.test"]
+    assert "PREVIEW" in previews[0].body and "Army Paris -> Burgundy" in previews[0].body
+    assert _count(started, PhaseRecord) == 0
+
+
+def test_rollback_restores_a_phase_and_its_orders(started: World) -> None:
+    _submit(started, "France", "A PAR - BUR")
+    started.clock.advance(timedelta(hours=49))
+    started.tick()
+    _submit(started, "France", "A BUR - MUN")
+    started.clock.advance(timedelta(hours=49))
+    started.tick()
+    with pytest.raises(GameError, match="no processed phase S1905M"):
+        _do(started, gm_actions.rollback, "S1905M", actor="master@example.test")
+    _do(started, gm_actions.rollback, "S1901M", actor="master@example.test")
+    with started.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert game.phase == "S1901M" and game.status == GameStatus.ACTIVE
+        assert "A PAR" in game.position["units"]["France"]
+        records = list(session.scalars(select(PhaseRecord).order_by(PhaseRecord.seq)))
+        assert [r.rolled_back for r in records] == [True, True]
+        assert orderbook.current_orders(session, game)["France"] == ["A PAR - BUR"]
+    started.clock.advance(timedelta(hours=49))
+    assert started.tick().processed == ["g S1901M"]
+    with started.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert "A BUR" in game.position["units"]["France"]
+        assert game.phase_seq > 3  # phase instance numbers never repeat
+
+
+def test_pause_and_resume(started: World) -> None:
+    _do(started, gm_actions.pause, actor="master@example.test", reason="holidays")
+    started.clock.advance(timedelta(days=10))
+    assert started.tick().processed == []
+    with pytest.raises(GameError, match="paused"):
+        _do(started, gm_actions.pause, actor="master@example.test")
+    _do(started, gm_actions.resume, actor="master@example.test")
+    with started.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert game.status == GameStatus.ACTIVE
+        assert game.deadline == started.clock.now() + timedelta(hours=48)
+    started.clock.advance(timedelta(hours=49))
+    assert started.tick().processed == ["g S1901M"]
+
+
+def test_eject_and_replace(started: World) -> None:
+    _do(started, gm_actions.eject, "Italy", actor="master@example.test")
+    with started.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert seat_of(game, "Italy").status == SeatStatus.VACANT and seat_of(game, "Italy").player is None
+    secret = _do(started, gm_actions.replace, "Italy", "new@example.test", actor="master@example.test")
+    with started.services.db.sessions() as session:
+        seat = seat_of(find_game(session, "g"), "Italy")
+        assert seat.player.email == "new@example.test" and seat.status == SeatStatus.ACTIVE
+        assert verify_secret(secret, seat.secret_hash)
+        welcome = session.scalar(select(OutboundMail).where(OutboundMail.to_address == "new@example.test"))
+    assert secret in welcome.body
+    with pytest.raises(GameError, match="no power 'Narnia'"):
+        _do(started, gm_actions.eject, "Narnia", actor="master@example.test")
+
+
+def test_extend_moves_the_deadline_and_tells_everyone(started: World) -> None:
+    with started.services.db.sessions() as session:
+        old = find_game(session, "g").deadline
+    new = _do(started, gm_actions.extend, actor="master@example.test", by=timedelta(days=2))
+    assert new == old + timedelta(days=2)
+    assert _count(started, OutboundMail, OutboundMail.kind == "deadline") == 8
+    started.clock.advance(timedelta(hours=49))
+    assert started.tick().processed == []
+    with pytest.raises(GameError, match="past"):
+        _do(started, gm_actions.extend, actor="master@example.test", deadline=started.clock.now() - timedelta(hours=1))
