@@ -44,6 +44,7 @@ class Scheduler:
                 self.advance(game_id, report)
             except StaleDataError:
                 log.info("game %s was advanced by another process", game_id)
+            self.services.faults.point("after-commit")
         return report
 
     def due_games(self) -> list[int]:

@@ -1,0 +1,128 @@
+"""Games processed per second when N games fall due at once (load, adjudicate, store, queue mails).
+
+    .venv/bin/python bench/deadlines.py [--games 1000] [--backend sqlite|postgresql|both]
+
+Creates N standard games with seven players each and plausible orders from every power
+(untimed; secrets are hashed cheaply during this set-up only), moves the clock past every
+deadline, and times one `gm tick`: every game is loaded, adjudicated, recorded with its
+phase record, and its eight results mails rendered into the outbox, one transaction per game.
+PostgreSQL needs $GM_TEST_POSTGRES_URL (scripts/start-postgres prints one). Each backend runs
+in a process of its own, so the peak memory printed is that backend's alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+from gm.app import App
+from gm.bots.plausible import PlausiblePlayer
+from gm.clock import ManualClock
+from gm.config import AppConfig, default_config
+from gm.services import lifecycle, orderbook
+from gm.services.processing import note_orders_changed
+from gm.settings.reader import read_settings
+
+SETTINGS = """\
+name: {name}
+variant: standard
+gm: master@example.test
+deadlines: {{movement: 48h, retreats: 24h, adjustments: 24h}}
+reminders: []
+early: false
+players:
+{players}
+"""
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+def build(app: App, games: int) -> None:
+    services = app.services
+    lifecycle.hash_secret = lambda secret: "bench"  # set-up only: not what is measured
+    rng = random.Random(1)
+    for n in range(games):
+        players = "\n".join(f"  - {{email: p{i}.g{n}@example.test, power: {p}}}" for i, p in enumerate(POWERS))
+        text_ = SETTINGS.format(name=f"g{n}", players=players)
+        (settings,) = read_settings(text_, f"g{n}.yaml", services.known_variant)
+        with services.db.unit_of_work() as session:
+            game = lifecycle.create_or_update(services, session, settings, text_, f"g{n}.yaml")
+            position = services.position_of(game)
+            player = PlausiblePlayer(services.variant_of(game), rng)
+            lines: dict[str, list[str]] = {}
+            for power, order in player.orders(position):
+                lines.setdefault(power, []).append(str(order))
+            for power, orders in lines.items():
+                orderbook.submit(services, session, game, power, "\n".join(orders), by="bench")
+            note_orders_changed(services, session, game)
+
+
+def run_one(backend: str, games: int) -> None:
+    with tempfile.TemporaryDirectory() as home:
+        url, cleanup = database(backend, Path(home))
+        base = default_config(Path(home))
+        config = AppConfig(**{**base.__dict__, "database_url": url})
+        clock = ManualClock()
+        app = App(config, clock=clock)
+        started = time.perf_counter()
+        build(app, games)
+        built = time.perf_counter() - started
+        clock.advance(timedelta(hours=49))
+        started = time.perf_counter()
+        report = app.scheduler.tick()
+        elapsed = time.perf_counter() - started
+        app.close()
+        cleanup()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    assert len(report.processed) == games, f"only {len(report.processed)} of {games} processed"
+    print(f"{backend:>10}: {games} due games in {elapsed:.1f} s = {games / elapsed:.0f} games/s "
+          f"({elapsed / games * 1000:.1f} ms each); peak memory {peak:.0f} MB; set-up {built:.0f} s")
+
+
+def database(backend: str, home: Path):  # type: ignore[no-untyped-def]
+    if backend == "sqlite":
+        return f"sqlite:///{home / 'bench.db'}", lambda: None
+    admin_url = os.environ.get("GM_TEST_POSTGRES_URL")
+    if not admin_url:
+        raise SystemExit("set GM_TEST_POSTGRES_URL (scripts/start-postgres prints one)")
+    name = f"gm_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return admin_url.rsplit("/", 1)[0] + f"/{name}", drop
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    args = parser.parse_args()
+    if args.backend != "both":
+        run_one(args.backend, args.games)
+        return 0
+    backends = ["sqlite"] + (["postgresql"] if os.environ.get("GM_TEST_POSTGRES_URL") else [])
+    if len(backends) == 1:
+        print("PostgreSQL: skipped, $GM_TEST_POSTGRES_URL is not set (scripts/start-postgres prints one)")
+    for backend in backends:
+        subprocess.run([sys.executable, __file__, "--games", str(args.games), "--backend", backend], check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
