@@ -1,0 +1,133 @@
+"""`gm adjudicate`: the position interchange contract of docs/adjudicate-interchange.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gm.interchange import InterchangeError, adjudicate_json
+from gm.variants.catalog import VariantCatalog
+
+CATALOG = VariantCatalog()
+EXAMPLE = {
+    "variant": "standard",
+    "phase": "S1901M",
+    "units": {"England": ["F LON", "F EDI", "A LVP"], "Russia": ["F STP/SC"]},
+    "centers": {"England": ["LON", "EDI", "LVP"]},
+    "orders": {"England": ["F LON - NTH", "A LVP - YOR", "F EDI - NTH"]},
+}
+
+
+def gm(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gm.cli.main", "adjudicate", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_documented_example() -> None:
+    result = adjudicate_json(EXAMPLE, CATALOG)
+    assert result["phase"] == "S1901M"
+    assert result["results"]["England"] == [
+        {"order": "F LON - NTH", "unit": "F LON", "outcome": "fails", "reason": "bounced"},
+        {"order": "A LVP - YOR", "unit": "A LVP", "outcome": "succeeds"},
+        {"order": "F EDI - NTH", "unit": "F EDI", "outcome": "fails", "reason": "bounced"},
+    ]
+    assert result["units"] == {"England": ["A YOR", "F EDI", "F LON"], "Russia": ["F STP/SC"]}
+    assert result["dislodged"] == {}
+    assert result["centers"] == {"England": ["EDI", "LON", "LVP"]}
+    assert result["next_phase"] == "F1901M"
+    assert result["winner"] is None
+
+
+def test_names_in_any_spelling_and_default_centres() -> None:
+    position = {
+        "variant": "Standard",
+        "phase": "F1901M",
+        "units": {"france": ["A Paris", "F St Petersburg (south coast)"], "GERMANY": ["A Munich"]},
+        "orders": {"France": ["a paris -> burgundy", "A Par-Pic"], "Germany": ["Munich holds", "A Kiel - Berlin"]},
+    }
+    result = adjudicate_json(position, CATALOG)
+    assert result["units"] == {"France": ["A PIC", "F STP/SC"], "Germany": ["A MUN"]}
+    france = result["results"]["France"]
+    assert france[0] == {"order": "A PAR - BUR", "unit": "A PAR", "outcome": "fails", "reason": "superseded"}
+    assert france[1]["outcome"] == "succeeds"
+    assert result["results"]["Germany"][1]["reason"].startswith("illegal: there is no unit in Kiel")
+    # Fall is over: the centres change hands (default centres: home centres not held by others)
+    assert result["centers"]["France"] == ["BRE", "MAR", "PAR", "STP"]
+    assert "STP" not in result["centers"].get("Russia", [])
+    assert result["next_phase"] == "W1901A"
+
+
+def test_a_dislodgement_and_the_retreat_phase() -> None:
+    movement = {
+        "variant": "standard", "phase": "S1901M",
+        "units": {"Austria": ["A SER"], "Turkey": ["A BUL", "A RUM"]},
+        "orders": {"Turkey": ["A BUL - SER", "A RUM S A BUL - SER"]},
+    }
+    result = adjudicate_json(movement, CATALOG)
+    assert result["dislodged"] == {"Austria": [{"unit": "A SER", "attacker_from": "BUL",
+                                                 "retreats": ["ALB", "BUD", "GRE", "TRI"]}]}
+    assert result["next_phase"] == "S1901R"
+    retreat = {
+        "variant": "standard", "phase": "S1901R", "units": result["units"],
+        "dislodged": {"Austria": [{"unit": "A SER", "retreats": ["ALB", "GRE"]}]},
+        "orders": {"Austria": ["A SER R TRI"]},
+    }
+    after = adjudicate_json(retreat, CATALOG)
+    assert after["results"]["Austria"][0]["reason"].startswith("illegal")
+    assert "Austria" not in after["units"]
+    assert after["next_phase"] == "F1901M"
+
+
+def test_an_unreadable_line_is_reported_and_the_run_goes_on() -> None:
+    position = {**EXAMPLE, "orders": {"England": ["F LON - Burgandi", "hello world"]}}
+    result = adjudicate_json(position, CATALOG)
+    first, second = result["results"]["England"]
+    assert first["unit"] is None and first["outcome"] == "fails" and "Burgundy" in first["reason"]
+    assert second["reason"].startswith("illegal")
+
+
+@pytest.mark.parametrize(
+    ("document", "fragment"),
+    [
+        ({**EXAMPLE, "variant": "chess"}, "unknown variant"),
+        ({**EXAMPLE, "units": {"England": ["A Atlantis"]}}, "Atlantis"),
+        ({**EXAMPLE, "units": {"Narnia": ["A LON"]}}, "unknown power"),
+        ({**EXAMPLE, "units": {"England": ["F STP"]}}, "coast"),
+        ({**EXAMPLE, "phase": "Spring"}, "phase"),
+        ([1, 2], "object"),
+    ],
+)
+def test_input_that_is_not_a_position(document: object, fragment: str) -> None:
+    with pytest.raises(InterchangeError, match=fragment):
+        adjudicate_json(document, CATALOG)
+
+
+def test_command_line_file_and_stdin(tmp_path: Path) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(EXAMPLE))
+    done = gm(str(path))
+    assert done.returncode == 0 and json.loads(done.stdout)["next_phase"] == "F1901M"
+    done = gm("-", stdin=json.dumps(EXAMPLE))
+    assert done.returncode == 0 and json.loads(done.stdout)["phase"] == "S1901M"
+
+
+def test_command_line_errors_exit_2_with_one_line() -> None:
+    done = gm("-", stdin="{not json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "not JSON" in done.stderr
+    done = gm("-", stdin=json.dumps({**EXAMPLE, "variant": "chess"}))
+    assert done.returncode == 2 and "unknown variant" in done.stderr
+
+
+def test_jsonl_stream_keeps_going_after_a_bad_line() -> None:
+    lines = [json.dumps(EXAMPLE), "{broken", json.dumps({**EXAMPLE, "variant": "chess"}), json.dumps(EXAMPLE)]
+    done = gm("--jsonl", stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == 4
+    assert out[0]["next_phase"] == "F1901M" and out[3]["next_phase"] == "F1901M"
+    assert "error" in out[1] and "unknown variant" in out[2]["error"]
