@@ -126,9 +126,8 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     palette = Palette(variant)
     game_map = variant.map
     phase_title = variant.title(position.phase)
-    powers = list(game_map.powers) + sorted(
-        {u.power for u in position.units} | set(position.centres.values()) - set(game_map.powers)
-    )
+    others = ({u.power for u in position.units} | set(position.centres.values())) - set(game_map.powers)
+    powers = list(game_map.powers) + sorted(others)
     legend, legend_height = _legend(powers, position, palette, shapes.width)
     scene = Scene(
         width=shapes.width,
@@ -206,18 +205,25 @@ def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette
 
 
 def _legend(powers: list[str], position: Position, palette: Palette, width: int) -> tuple[list[LegendEntry], int]:
-    entries = []
-    x, row = 14.0, 0
+    """One entry per power, in a grid of as few rows as fit the width (columns balanced)."""
+    items = []
     for power in powers:
         centres = len(position.centres_of(power))
         units = sum(1 for u in position.units if u.power == power)
-        name = palette.adjective(power)
         detail = f"{centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}"
-        size = 26 + 7.6 * len(name) + 6.2 * len(detail) + 22
-        if x + size > width - 10 and x > 14:
-            x, row = 14.0, row + 1
+        items.append((power, palette.adjective(power), detail))
+    if not items:
+        return [], 0
+    # DejaVu Sans at 12.5 px: about 7.6 px a bold letter, 6.9 px a plain one
+    column = max(24 + 7.6 * len(name) + 6.9 * (len(detail) + 1) + 16 for _, name, detail in items)
+    columns = max(1, min(len(items), int((width - 20) // column)))
+    rows = -(-len(items) // columns)
+    columns = -(-len(items) // rows)
+    step = (width - 20) / columns
+    entries = []
+    for index, (power, name, detail) in enumerate(items):
+        row, col = divmod(index, columns)
         colour = palette.colour(power)
-        entries.append(LegendEntry(x, row * style.LEGEND_ROW, colour, style.outline_for(colour), name, detail))
-        x += size
-    rows = row + 1 if powers else 0
+        entries.append(LegendEntry(12 + col * step, row * style.LEGEND_ROW, colour, style.outline_for(colour),
+                                   name, detail))
     return entries, rows * style.LEGEND_ROW + 12

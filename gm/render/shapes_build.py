@@ -27,6 +27,7 @@ from gm.domain.geography import Terrain
 from gm.maps.model import GameMap
 from gm.render.landsource import SOURCE_NOTE
 from gm.render.projection import Conic
+from gm.render.shapes_check import check_borders
 from gm.render.shapes_layout import Layout, place_province
 from gm.render.svgpath import path_data
 from gm.render.topojson import Polygon as RawPolygon
@@ -301,10 +302,13 @@ def _only_polygons(geometry: BaseGeometry) -> BaseGeometry:
     return polys[0] if len(polys) == 1 else MultiPolygon(polys)
 
 
-def build_shapes(game_map: GameMap, land_polygons: list[RawPolygon], settings: Settings | None = None) -> dict[str, Any]:
-    """The shape file's content for one map."""
+def build_shapes(
+    game_map: GameMap, land_polygons: list[RawPolygon], settings: Settings | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """The shape file's content for one map, and what the generator has to say about it."""
     settings = settings or Settings()
     built, plane = build_geometry(game_map, land_polygons, settings)
+    notes = built.warnings + check_borders(game_map, built.provinces)
     layout = Layout()
     provinces: dict[str, Any] = {}
     for pid, province in game_map.provinces.items():
@@ -330,8 +334,7 @@ def build_shapes(game_map: GameMap, land_polygons: list[RawPolygon], settings: S
         "neutral_land": path_data(built.neutral_land),
         "seas": sea_ids,
         "provinces": provinces,
-        "warnings": built.warnings,
-    }
+    }, notes
 
 
 def write_shapes(data: dict[str, Any], path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import shapely
 from shapely.geometry import Point, box
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import nearest_points
+from shapely.ops import nearest_points, polylabel
 
 from gm.domain.geography import Location
 from gm.maps.model import GameMap
@@ -25,7 +25,7 @@ from gm.maps.model import GameMap
 class Layout:
     """Sizes in pixels; the template draws with the same numbers (``gm.render.style``)."""
 
-    unit_radius: float = 9.0
+    unit_radius: float = 10.0
     centre_radius: float = 4.5
     char_width: float = 7.2  # bold 11 px capitals and digits
     label_height: float = 11.0
@@ -38,7 +38,7 @@ def _largest(shape: BaseGeometry) -> BaseGeometry:
 
 def _pole(shape: BaseGeometry) -> Point:
     largest = _largest(shape)
-    return shapely.polylabel(largest, tolerance=0.5) if largest.geom_type == "Polygon" else largest.representative_point()
+    return polylabel(largest, tolerance=0.5) if largest.geom_type == "Polygon" else largest.representative_point()
 
 
 def inner_point(shape: BaseGeometry, target: Point, margin: float) -> Point:

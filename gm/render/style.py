@@ -17,10 +17,10 @@ SEA_INK = "#2b557e"
 DISLODGED = "#d01c1c"
 BACKGROUND = "#fbf8f1"
 
-UNIT_RADIUS = 9.0
+UNIT_RADIUS = 10.0
 CENTRE_RADIUS = 4.5
 TITLE_HEIGHT = 38
-LEGEND_ROW = 30
+LEGEND_ROW = 28
 OWNER_TINT = 0.45  # how much of the owner's colour fills an owned province
 
 

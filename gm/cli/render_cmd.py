@@ -1,0 +1,144 @@
+"""``gm render-map``: draw a board; ``gm maps shapes``: make a map's province shapes.
+
+    gm render-map VARIANT [-o OUT.png|OUT.svg]             the starting position
+    gm render-map VARIANT --sample-phases N [--seed S]     N phases of random plausible play,
+                                                           the last drawn with its orders
+    gm render-map VARIANT --game NAME --phase PHASE        a stored phase (needs the game store)
+    gm maps shapes VARIANT [...] [--land FILE]             write maps/shapes/VARIANT.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+class NoGameStore(RuntimeError):
+    pass
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("render-map", help="draw the board of a variant or of a stored phase")
+    parser.add_argument("variant", help="variant name, e.g. standard")
+    parser.add_argument("-o", "--output", type=Path, help="OUT.png or OUT.svg (default: VARIANT.png)")
+    parser.add_argument("--game", help="a stored game's name (with --phase)")
+    parser.add_argument("--phase", help="the stored game's phase to draw, e.g. F1903M")
+    parser.add_argument("--sample-phases", type=int, metavar="N",
+                        help="play N random phases and draw the last one with its orders")
+    parser.add_argument("--seed", type=int, default=1, help="random seed for --sample-phases")
+    parser.add_argument("--title", help="the picture's title (default: map title and phase)")
+    parser.set_defaults(run=run_render)
+    _register_shapes(commands)
+
+
+def _register_shapes(commands: Any) -> None:
+    """Add ``shapes`` to the ``gm maps`` command (registered by ``maps_cmd``)."""
+    maps = commands.choices.get("maps")
+    actions = None
+    if maps is not None:
+        actions = next((a for a in maps._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if actions is None:  # no 'gm maps' command: stand alone
+        parser = commands.add_parser("maps-shapes", help="make province shapes for map files")
+    else:
+        parser = actions.add_parser("shapes", help="make province shapes for map files (needs gm[shapes])")
+    parser.add_argument("variants", nargs="*", help="map names (default: every map in maps/)")
+    parser.add_argument("--land", type=Path, help="world-atlas land TopoJSON (default: fetched with npm)")
+    parser.add_argument("--width", type=int, default=1400, help="picture width in pixels")
+    parser.add_argument("--check", action="store_true", help="only report shapes that disagree with the map")
+    parser.set_defaults(run=run_shapes)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from gm.adjudicator.engine import adjudicate
+    from gm.render import MissingShapes, render_phase_png, render_phase_svg
+    from gm.variants.catalog import UnknownVariant, VariantCatalog
+
+    try:
+        variant = VariantCatalog().get(args.variant)
+    except UnknownVariant as exc:
+        print(f"gm render-map: {exc}", file=sys.stderr)
+        return 2
+    output: Path = args.output or Path(f"{variant.name}.png")
+    if output.suffix.lower() not in (".png", ".svg"):
+        print("gm render-map: the output must end in .png or .svg", file=sys.stderr)
+        return 2
+    report = None
+    if args.game or args.phase:
+        if not (args.game and args.phase):
+            print("gm render-map: --game and --phase go together", file=sys.stderr)
+            return 2
+        try:
+            position, report = load_stored_phase(variant, args.game, args.phase)
+        except NoGameStore as exc:
+            print(f"gm render-map: {exc}", file=sys.stderr)
+            return 2
+    else:
+        position = variant.initial_position()
+        if args.sample_phases:
+            from gm.bots.plausible import PlausiblePlayer
+
+            player = PlausiblePlayer(variant, random.Random(args.seed))
+            for _ in range(args.sample_phases - 1):
+                position = adjudicate(variant, position, player.orders(position)).next
+            report = adjudicate(variant, position, player.orders(position))
+    started = time.perf_counter()
+    try:
+        if output.suffix.lower() == ".svg":
+            output.write_text(render_phase_svg(variant, position, report, args.title), encoding="utf-8")
+        else:
+            output.write_bytes(render_phase_png(variant, position, report, args.title))
+    except MissingShapes as exc:
+        print(f"gm render-map: {exc}", file=sys.stderr)
+        return 1
+    took = time.perf_counter() - started
+    print(f"{output}: {variant.title(position.phase)} ({took * 1000:.0f} ms)")
+    return 0
+
+
+def load_stored_phase(variant: Any, game: str, phase: str) -> tuple[Any, Any]:
+    """The position and report of a stored game's phase. The game store does not exist yet."""
+    variant.calendar.parse(phase)  # at least say so when the phase name is wrong
+    raise NoGameStore(f"no game store yet: cannot read game {game!r}, phase {phase}; "
+                      "draw a variant's start with 'gm render-map VARIANT'")
+
+
+def run_shapes(args: argparse.Namespace) -> int:
+    try:
+        from gm.render.landsource import LandSourceError, land_file
+        from gm.render.shapes_build import Settings, build_geometry, build_shapes, shapes_path, write_shapes
+        from gm.render.shapes_check import check_borders
+    except ImportError as exc:  # shapely is an optional extra
+        print(f"gm maps shapes: {exc}; install the extra: pip install -e '.[shapes]'", file=sys.stderr)
+        return 2
+    from gm.maps.loader import MapError, available_maps, load_map, map_path
+    from gm.render.topojson import load_polygons
+
+    names = args.variants or available_maps()
+    try:
+        land = load_polygons(land_file(args.land))
+    except LandSourceError as exc:
+        print(f"gm maps shapes: {exc}", file=sys.stderr)
+        return 2
+    settings = Settings(width=args.width)
+    failed = 0
+    for name in names:
+        try:
+            game_map = load_map(map_path(name))
+        except MapError as exc:
+            print(f"{name}: the map file has problems; run gm maps check\n{exc}", file=sys.stderr)
+            failed += 1
+            continue
+        if args.check:
+            built, _ = build_geometry(game_map, land, settings)
+            notes = built.warnings + check_borders(game_map, built.provinces)
+        else:
+            data, notes = build_shapes(game_map, land, settings)
+            write_shapes(data, shapes_path(name))
+            print(f"{shapes_path(name)}: {len(data['provinces'])} provinces, {data['width']}x{data['height']} px")
+        for note in notes:
+            print(f"  {name}: {note}")
+    return 1 if failed else 0

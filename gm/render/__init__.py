@@ -1,0 +1,13 @@
+"""Pictures of the board: one per phase, as SVG or PNG.
+
+``render_phase_png(variant, position, report=None, title=None)`` draws the board of
+``position`` (provinces filled by owner, supply centres, units, dislodged units) and, given the
+phase's ``PhaseReport``, its orders with their outcomes. The province shapes come from
+``maps/shapes/VARIANT.json``, made offline by ``gm maps shapes VARIANT``.
+"""
+
+from gm.render.png import render_phase_png, svg_to_png
+from gm.render.shapes import MissingShapes
+from gm.render.svg import render_phase_svg
+
+__all__ = ["MissingShapes", "render_phase_png", "render_phase_svg", "svg_to_png"]

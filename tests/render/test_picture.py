@@ -1,0 +1,97 @@
+"""The PNG shows each power's colour where its units stand and on the centres it owns."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from render_pixels import Picture
+
+from gm.adjudicator.engine import adjudicate
+from gm.bots.plausible import PlausiblePlayer
+from gm.domain.phases import PhaseKind
+from gm.domain.position import Position
+from gm.render import render_phase_png, style
+from gm.render.scene import dislodged_offset
+from gm.render.shapes import load_shapes
+from gm.variants.catalog import VariantCatalog
+
+VARIANT = VariantCatalog().get("standard")
+
+
+def midgame(seed: int = 11, phases: int = 14, kind: PhaseKind = PhaseKind.MOVEMENT) -> Position:
+    player = PlausiblePlayer(VARIANT, random.Random(seed))
+    position = VARIANT.initial_position()
+    played = 0
+    while played < phases or position.phase.kind is not kind:
+        position = adjudicate(VARIANT, position, player.orders(position)).next
+        played += 1
+    return position
+
+
+def unit_sample(unit_letter: str, x: float, y: float) -> tuple[float, float]:
+    """A point inside the unit's shape, clear of its letter."""
+    return (x - 9, y - 4) if unit_letter == "F" else (x - 7, y)
+
+
+def colour_of(power: str) -> str:
+    return style.normal(VARIANT.map.powers[power].colour)
+
+
+def check_board(position: Position) -> None:
+    picture = Picture(render_phase_png(VARIANT, position))
+    shapes = load_shapes("standard")
+    top = style.TITLE_HEIGHT
+    assert picture.width == shapes.width
+    for unit in position.units:
+        x, y = shapes.provinces[unit.location.province].spot(unit.location.coast)
+        sx, sy = unit_sample(unit.type.letter, x, y)
+        assert picture.has(sx, sy + top, colour_of(unit.power)), f"{unit.power} {unit} at {x},{y}"
+    for pid in VARIANT.map.supply_centres:
+        x, y = shapes.provinces[pid].centre  # type: ignore[misc]
+        owner = position.centres.get(pid)
+        want = colour_of(owner) if owner else style.CENTRE_UNOWNED
+        assert picture.has(x, y + top, want), f"centre {pid} should be {owner or 'unowned'}"
+    for d in position.dislodged:
+        x, y = dislodged_offset(shapes.provinces[d.unit.location.province].spot(d.unit.location.coast))
+        sx, sy = unit_sample(d.unit.type.letter, x, y)
+        assert picture.has(sx, sy + top, colour_of(d.unit.power)), f"dislodged {d.unit}"
+
+
+def test_the_starting_position() -> None:
+    check_board(VARIANT.initial_position())
+
+
+@pytest.mark.parametrize("seed", [11, 23])
+def test_a_midgame_position(seed: int) -> None:
+    position = midgame(seed)
+    assert len(position.units) >= 18
+    check_board(position)
+
+
+def test_a_retreat_position_shows_the_dislodged_units() -> None:
+    player = PlausiblePlayer(VARIANT, random.Random(5))
+    position = VARIANT.initial_position()
+    for _ in range(60):
+        if position.phase.kind is PhaseKind.RETREATS:
+            break
+        position = adjudicate(VARIANT, position, player.orders(position)).next
+    assert position.dislodged
+    check_board(position)
+
+
+def test_owned_provinces_are_filled_with_a_tint_of_the_owner() -> None:
+    position = VARIANT.initial_position()
+    picture = Picture(render_phase_png(VARIANT, position))
+    shapes = load_shapes("standard")
+    # the label's spot is inside the province and free of units; sample beside the text
+    x, y = shapes.provinces["BUD"].label
+    colours = {picture.at(x + dx, y + style.TITLE_HEIGHT + dy) for dx in (-22, 22) for dy in (-8, 8)}
+    assert any(c == tuple(int(style.tint(colour_of("Austria"))[i:i + 2], 16) for i in (1, 3, 5)) for c in colours)
+
+
+def test_the_picture_is_a_png_with_title_and_legend() -> None:
+    png = render_phase_png(VARIANT, VARIANT.initial_position(), title="Hello")
+    picture = Picture(png)
+    shapes = load_shapes("standard")
+    assert picture.height > shapes.height + style.TITLE_HEIGHT
