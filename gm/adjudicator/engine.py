@@ -70,28 +70,18 @@ def _movement(
     rulings = review_movement(variant, position, submitted)
     outcome = resolve_movement(variant, position, rulings)
     results: list[OrderResult | None] = [None if r.counts else _ruling_result(r) for r in rulings]
-    stay, dislodged = [], []
-    for unit_outcome in outcome.units:
-        unit = unit_outcome.unit
-        if unit_outcome.ruling is not None:
-            ruling = rulings[unit_outcome.ruling]
-            results[unit_outcome.ruling] = OrderResult(
-                ruling.power, ruling.order, unit, unit_outcome.succeeded, unit_outcome.reason
-            )
-        if unit_outcome.moved_to is not None:
-            stay.append(unit.moved_to(unit_outcome.moved_to))
-        elif unit_outcome.dislodged_from is None:
-            stay.append(unit)
+    for index, succeeded, reason in outcome.verdicts:
+        ruling = rulings[index]
+        results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason)
+    gone = {unit for unit, _ in outcome.moved} | {unit for unit, _, _ in outcome.dislodged}
+    stay = [u for u in position.units if u not in gone] + [unit.moved_to(to) for unit, to in outcome.moved]
     occupied = {u.location.province for u in stay}
-    for unit_outcome in outcome.units:
-        if unit_outcome.moved_to is None and unit_outcome.dislodged_from is not None:
-            unit = unit_outcome.unit
-            options = variant.retreat_options(
-                unit, unit_outcome.dislodged_from, unit_outcome.dislodged_by_convoy, occupied, outcome.contested
-            )
-            dislodged.append(Dislodgement(unit, unit_outcome.dislodged_from, options))
-    resolved = position.replace(units=tuple(stay), dislodged=tuple(dislodged))
-    return [r for r in results if r is not None], resolved
+    dislodged = tuple(
+        Dislodgement(unit, origin, variant.retreat_options(unit, origin, by_convoy, occupied, outcome.contested))
+        for unit, origin, by_convoy in outcome.dislodged
+    )
+    resolved = position.replace(units=tuple(stay), dislodged=dislodged)
+    return results, resolved  # type: ignore[return-value]
 
 
 def _retreats(

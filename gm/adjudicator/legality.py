@@ -55,8 +55,9 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
                 why = f"the unit in {reviewer.name(unit.location.province)} is not {power}'s"
             rulings.append(Ruling(power, order, unit, illegal=why))
             continue
-        helped = _helped(order, units)
-        key = (order, unit.type, unit.location, helped.type if helped else None, helped.location if helped else None)
+        kind = type(order)
+        helped = None if kind is Move or kind is Hold else _helped(order, units)
+        key = (order, unit.type, unit.location, helped)
         verdict = verdicts.get(key)
         if verdict is None:
             reviewer.consulted_fleets = False

@@ -58,19 +58,10 @@ class _Node:
 
 
 @dataclass(slots=True)
-class UnitOutcome:
-    unit: Unit
-    ruling: int | None  # the ruling whose order the unit followed (None: it had no order)
-    succeeded: bool
-    reason: Reason | None
-    moved_to: Location | None
-    dislodged_from: str | None  # the province the dislodging attack came from
-    dislodged_by_convoy: bool
-
-
-@dataclass(frozen=True, slots=True)
 class MovementOutcome:
-    units: list[UnitOutcome]
+    verdicts: list[tuple[int, bool, Reason | None]]  # (ruling index, succeeded, reason) per ordered unit
+    moved: list[tuple[Unit, Location]]  # units that moved, and where to
+    dislodged: list[tuple[Unit, str, bool]]  # unit, the province its attacker came from, by convoy
     contested: set[str]  # provinces left empty by a standoff
 
 
@@ -332,45 +323,37 @@ class _Resolver:
                     self._resolve(node, False)
         finally:
             sys.setrecursionlimit(depth)
-        return MovementOutcome([self._outcome(n) for n in self.nodes], self._contested())
+        outcome = MovementOutcome([], [], [], self._contested())
+        winners = {n.destination.province: n for n in self.nodes if n.kind == MOVE and n.result}  # type: ignore[union-attr]
+        for node in self.nodes:
+            attacker = winners.get(node.province)
+            if node.kind == MOVE and node.result:
+                outcome.moved.append((node.unit, node.destination))  # type: ignore[arg-type]
+                attacker = None
+            elif attacker is not None:
+                outcome.dislodged.append((node.unit, attacker.province, attacker.convoyed))
+            if node.ruling is not None:
+                succeeded, reason = self._verdict(node, attacker)
+                outcome.verdicts.append((node.ruling, succeeded, reason))
+        return outcome
 
-    def _winner_into(self, province: str) -> _Node | None:
-        for mover in self.moves_to.get(province, ()):
-            if mover.result:
-                return mover
-        return None
-
-    def _outcome(self, node: _Node) -> UnitOutcome:
-        moved = node.kind == MOVE and node.result
-        attacker = None if moved else self._winner_into(node.province)
-        reason = None
-        succeeded = True
-        if node.kind == MOVE:
-            succeeded = node.result
-            if not succeeded:
-                reason = Reason.BOUNCED if self._path(node, False) else Reason.NO_CONVOY
-        elif node.kind in (SUPPORT, CONVOY):
-            if node.kind == CONVOY and attacker is not None:
-                succeeded, reason = False, Reason.DISLODGED
-            elif not node.valid:
-                succeeded, reason = False, Reason.VOID
-            elif not node.result:
-                succeeded = False
-                if node.kind == SUPPORT:
-                    reason = Reason.CUT  # by an attack, or by the dislodgement itself
-                else:
-                    reason = Reason.DISLODGED if attacker else Reason.PARADOX
-        elif attacker is not None:
-            succeeded, reason = False, Reason.DISLODGED
-        return UnitOutcome(
-            unit=node.unit,
-            ruling=node.ruling,
-            succeeded=succeeded,
-            reason=reason,
-            moved_to=node.destination if moved else None,
-            dislodged_from=attacker.province if attacker else None,
-            dislodged_by_convoy=bool(attacker and attacker.convoyed),
-        )
+    def _verdict(self, node: _Node, attacker: _Node | None) -> tuple[bool, Reason | None]:
+        kind = node.kind
+        if kind == MOVE:
+            if node.result:
+                return True, None
+            return False, (Reason.BOUNCED if self._path(node, False) else Reason.NO_CONVOY)
+        if kind == HOLD:
+            return (False, Reason.DISLODGED) if attacker is not None else (True, None)
+        if kind == CONVOY and attacker is not None:
+            return False, Reason.DISLODGED
+        if not node.valid:
+            return False, Reason.VOID
+        if node.result:
+            return True, None
+        if kind == SUPPORT:
+            return False, Reason.CUT  # by an attack, or by the dislodgement itself
+        return False, Reason.PARADOX
 
     def _contested(self) -> set[str]:
         contested = set()

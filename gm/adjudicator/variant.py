@@ -7,6 +7,7 @@ province or season itself; see docs/design/variants.md for how each kind of rule
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -171,11 +172,11 @@ class Variant:
     # -- adjustments ---------------------------------------------------------------
 
     def adjustments(self, position: Position) -> list[Adjustment]:
+        centres = Counter(position.centres.values())
+        units = Counter(u.power for u in position.units)
         result = []
         for power in self.map.powers:
-            centres = sum(1 for owner in position.centres.values() if owner == power)
-            units = sum(1 for u in position.units if u.power == power)
-            count = centres - units
+            count = centres[power] - units[power]
             sites = self.build_sites(position, power) if count > 0 else frozenset()
             result.append(Adjustment(power, count, sites))
         return result
@@ -209,11 +210,8 @@ class Variant:
         return len(self.map.supply_centres) // 2 + 1
 
     def winner(self, position: Position) -> str | None:
-        counts: dict[str, int] = {}
-        for owner in position.centres.values():
-            counts[owner] = counts.get(owner, 0) + 1
         need = self.victory_threshold(position)
-        leaders = [p for p, n in counts.items() if n >= need]
+        leaders = [p for p, n in Counter(position.centres.values()).items() if n >= need]
         return leaders[0] if len(leaders) == 1 else None
 
     # -- phase sequencing ----------------------------------------------------------
