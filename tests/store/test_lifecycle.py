@@ -253,3 +253,30 @@ def _submit_all_but(world: World, skip: str) -> None:
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
         if power != skip:
             _submit(world, power, "\n".join(f"{u.type.letter} {u.location} H" for u in position.units_of(power)))
+
+
+def test_no_miss_for_a_forced_removal_or_an_eliminated_power(world: World) -> None:
+    world.write_game("g", game_file())
+    world.tick()
+    with world.services.db.unit_of_work() as session:
+        game = find_game(session, "g")
+        variant = world.services.variant_of(game)
+        start = world.services.position_of(game)
+        units = [u for u in start.units if u.power not in ("Italy", "Turkey")]
+        units.append(Unit("Italy", ARMY, Location("TUS")))  # Italy: one unit and no centre left
+        centres = {c: p for c, p in start.centres.items() if p not in ("Italy", "Turkey")}
+        game.position = encode_position(Position(variant.calendar.parse("W1901A"), tuple(units), centres))
+        game.phase = "W1901A"
+    world.clock.advance(timedelta(hours=49))  # the deadline set when the game started
+    assert world.tick().processed == ["g W1901A"]
+    with world.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert seat_of(game, "Italy").missed == 0  # its only unit had to go: no choice, no miss
+        assert seat_of(game, "Turkey").missed == 0 and seat_of(game, "Turkey").status == SeatStatus.ELIMINATED
+        assert seat_of(game, "Italy").status == SeatStatus.ELIMINATED
+        assert "Italy" not in game.position["units"]
+    world.clock.advance(timedelta(hours=49))
+    world.tick()
+    with world.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert seat_of(game, "Turkey").missed == 0 and seat_of(game, "France").missed == 1
