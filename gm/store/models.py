@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -82,6 +83,7 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column()  # {"kind": "win"|"draw"|"concession", ...}
     created_at: Mapped[datetime] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
+    gm_secret_hash: Mapped[str] = mapped_column(String(200), default="", server_default="")
     version: Mapped[int] = mapped_column(Integer, default=1)
 
     __mapper_args__ = {"version_id_col": version}
@@ -241,6 +243,18 @@ class OutboundMail(Base):
     sent_at: Mapped[datetime | None] = mapped_column()
 
 
+class MailboxState(Base):
+    """How far gm has read a mailbox: UIDs above ``last_uid`` in this UIDVALIDITY are new."""
+
+    __tablename__ = "mailbox_state"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    mailbox: Mapped[str] = mapped_column(String(300), unique=True)  # e.g. imap://user@host:993/INBOX
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)  # 32-bit unsigned in IMAP
+    last_uid: Mapped[int] = mapped_column(BigInteger, default=0)
+    updated_at: Mapped[datetime] = mapped_column()
+
+
 class AuditEntry(Base):
     __tablename__ = "audit_log"
 
@@ -253,6 +267,6 @@ class AuditEntry(Base):
 
 
 __all__ = [
-    "Absence", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "OrderSet",
+    "Absence", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "MailboxState", "OrderSet",
     "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus",
 ]

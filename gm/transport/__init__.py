@@ -1,0 +1,18 @@
+"""Mail transport: getting raw messages in and sending messages out. Knows nothing of Diplomacy.
+
+The contract with the rest of gm (services/intake.py and services/sending.py):
+
+* An **inbox** (`Inbox` protocol) fetches raw messages and hands each to ``deliver(raw, source_key)``,
+  an async callable that stores the message and acts on it in one database transaction and
+  returns once that transaction is committed. Only then does the inbox mark the message done on
+  its side (IMAP \\Seen and the UID watermark; Maildir: moved to cur/). If ``deliver`` raises,
+  the message is left undone and retried later. ``source_key`` names the message uniquely in
+  its mailbox (e.g. ``imap:<mailbox>:<uidvalidity>:<uid>``, ``maildir:<path>:<file name>``) so
+  that a redelivery is recognised.
+* An **outbox** (`Sender` protocol) sends one ``email.message.EmailMessage`` and raises
+  ``TemporaryFailure`` (try again later) or ``PermanentFailure`` (give up, tell the GM).
+"""
+
+from gm.transport.base import Deliver, Inbox, PermanentFailure, Sender, TemporaryFailure, WatermarkStore
+
+__all__ = ["Deliver", "Inbox", "PermanentFailure", "Sender", "TemporaryFailure", "WatermarkStore"]

@@ -1,0 +1,46 @@
+"""The transport contracts (see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Protocol
+
+Deliver = Callable[[bytes, str], Awaitable[None]]
+
+
+class TemporaryFailure(Exception):
+    """Sending failed for now (network, 4xx): try again later."""
+
+
+class PermanentFailure(Exception):
+    """Sending can never succeed (5xx, refused recipient): give up and tell someone."""
+
+
+@dataclass(frozen=True)
+class Watermark:
+    uidvalidity: int
+    last_uid: int
+
+
+class WatermarkStore(Protocol):
+    """Where an IMAP inbox remembers how far it has read (a database table in gm)."""
+
+    def load(self, mailbox: str) -> Watermark | None: ...
+
+    def save(self, mailbox: str, watermark: Watermark) -> None: ...
+
+
+class Inbox(Protocol):
+    async def run(self, deliver: Deliver) -> None:
+        """Fetch and deliver messages until cancelled (a daemon's loop)."""
+        ...
+
+    async def drain(self, deliver: Deliver) -> int:
+        """Deliver every message waiting now, then return how many (for `gm tick`)."""
+        ...
+
+
+class Sender(Protocol):
+    async def send(self, message: EmailMessage) -> None: ...
