@@ -60,8 +60,12 @@ def run_render(args: argparse.Namespace) -> int:
     try:
         variant = VariantCatalog().get(args.variant)
     except UnknownVariant as exc:
-        print(f"gm render-map: {exc}", file=sys.stderr)
-        return 2
+        variant = map_only_variant(args.variant)
+        if variant is None:
+            print(f"gm render-map: {exc}", file=sys.stderr)
+            return 2
+        print(f"gm render-map: {args.variant} has no rules module yet; drawing its map with standard rules",
+              file=sys.stderr)
     output: Path = args.output or Path(f"{variant.name}.png")
     if output.suffix.lower() not in (".png", ".svg"):
         print("gm render-map: the output must end in .png or .svg", file=sys.stderr)
@@ -97,6 +101,25 @@ def run_render(args: argparse.Namespace) -> int:
     took = time.perf_counter() - started
     print(f"{output}: {variant.title(position.phase)} ({took * 1000:.0f} ms)")
     return 0
+
+
+def map_only_variant(name: str) -> Any:
+    """A map file without its rules module, under standard rules: so a map's author can look at it."""
+    from gm.adjudicator.variant import Variant
+    from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, UnitType
+    from gm.maps.loader import MapError, load_map, map_path
+    from gm.variants.standard import CALENDAR
+
+    path = map_path(name.strip().lower())
+    if not path.is_file():
+        return None
+    try:
+        game_map = load_map(path)
+    except MapError:
+        return None
+    letters = {u.letter for p in game_map.powers.values() for u in p.units} - {t.letter for t in STANDARD_UNIT_TYPES}
+    extra = tuple(UnitType(letter, letter, Mobility.LAND) for letter in sorted(letters))
+    return Variant(game_map.name, game_map, CALENDAR, first_year=1901, unit_types=STANDARD_UNIT_TYPES + extra)
 
 
 def load_stored_phase(variant: Any, game: str, phase: str) -> tuple[Any, Any]:

@@ -2,7 +2,8 @@
 
 A Lambert conformal conic projection whose standard parallels sit at one sixth and five
 sixths of the map's latitude range: shapes keep their form across the height of Europe, and
-meridians converge northwards as on a printed map.
+meridians converge northwards as on a printed map. A map astride the equator, where a cone
+degenerates, is drawn equirectangular instead.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class Conic:
             n = math.log(math.cos(p1) / math.cos(p2)) / math.log(
                 math.tan(math.pi / 4 + p2 / 2) / math.tan(math.pi / 4 + p1 / 2)
             )
+        if abs(n) < 1e-3:  # a map astride the equator: no cone; see __call__
+            return 0.0, 0.0, 0.0
         f = math.cos(p1) * math.tan(math.pi / 4 + p1 / 2) ** n / n
         rho0 = f / math.tan(math.pi / 4 + math.radians(self.lat0) / 2) ** n
         return n, f, rho0
@@ -38,6 +41,8 @@ class Conic:
     def __call__(self, lon: float, lat: float) -> tuple[float, float]:
         """Plane coordinates in Earth radii: x east, y north."""
         n, f, rho0 = self._constants_cached
+        if n == 0.0:  # equirectangular, scaled by the cosine of the middle latitude
+            return math.radians(lon - self.lon0) * math.cos(math.radians(self.lat0)), math.radians(lat - self.lat0)
         lat = max(-89.9, min(89.9, lat))
         rho = f / math.tan(math.pi / 4 + math.radians(lat) / 2) ** n
         theta = n * math.radians(lon - self.lon0)

@@ -43,7 +43,7 @@ class Settings:
     simplify: float = 0.6  # coverage simplification tolerance, pixels
     island_km2: float = 2500.0  # unseeded land smaller than this joins the nearest province
     snap_px: float = 40.0  # a seed this close to its own kind of surface is moved onto it
-    reach_km: float = 300.0  # land farther than this from a province's seeds belongs to none
+    reach_km: float = 220.0  # land farther than this from a province's seeds belongs to none
 
 
 @dataclass
@@ -229,24 +229,39 @@ def _reattach(provinces: dict[str, BaseGeometry], seeds: list[Seed]) -> None:
 
 
 def _limit_reach(
-    provinces: dict[str, BaseGeometry], land_ids: list[str], seeds: list[Seed], reach_px: float
+    provinces: dict[str, BaseGeometry], land_ids: list[str], seeds: list[Seed], reach_px: float, frame: Polygon
 ) -> list[BaseGeometry]:
-    """Cut each land province to within ``reach`` of its seeds' hull; what is cut is neutral land.
+    """Land beyond every province's reach, running off the picture's edge, is neutral land.
 
-    A continent runs on past the provinces of play (Egypt below Syria, Persia beyond Armenia):
-    such land belongs to no province, and a map's author extends a province with seeds.
+    A continent runs on past the provinces of play (Egypt below Syria, Persia beyond Armenia).
+    A province reaches ``reach_px`` around its seeds' hull, or further when its neighbours are
+    far away (a province drawn from its anchor alone). What lies beyond and reaches the edge of
+    the picture belongs to no province; a pocket among provinces stays theirs.
     """
-    neutral = []
+    land_seeds = [s for s in seeds if s.province in set(land_ids)]
+    outside: dict[str, BaseGeometry] = {}
     for pid in land_ids:
-        points = [s.point for s in seeds if s.province == pid]
+        points = [s.point for s in land_seeds if s.province == pid]
         if not points:
             continue
-        limit = shapely.MultiPoint(points).convex_hull.buffer(reach_px)
-        outside = provinces[pid].difference(limit)
-        if outside.area > 1.0:
-            neutral.append(outside)
-            provinces[pid] = provinces[pid].intersection(limit)
-    return neutral
+        spacing = 0.0
+        if len(points) == 1:
+            others = [s.point for s in land_seeds if s.province != pid]
+            spacing = min((points[0].distance(o) for o in others), default=0.0)
+        limit = shapely.MultiPoint(points).convex_hull.buffer(max(reach_px, 1.25 * spacing))
+        beyond = provinces[pid].difference(limit)
+        if not beyond.is_empty:
+            outside[pid] = beyond
+    if not outside:
+        return []
+    edge = frame.exterior.buffer(1.0)
+    region = [part for part in _polygons(shapely.union_all(list(outside.values()))) if part.intersects(edge)]
+    if not region:
+        return []
+    neutral = shapely.union_all(region)
+    for pid in outside:
+        provinces[pid] = provinces[pid].difference(neutral)
+    return [neutral]
 
 
 def build_geometry(game_map: GameMap, land_polygons: list[RawPolygon], settings: Settings) -> tuple[Built, _Plane]:
@@ -261,7 +276,7 @@ def build_geometry(game_map: GameMap, land_polygons: list[RawPolygon], settings:
     provinces = {pid: shapely.union_all(parts) for pid, parts in {**land_pieces, **sea_pieces}.items()}
     _reattach(provinces, seeds)
     land_ids = [pid for pid in provinces if not is_water(game_map, pid)]
-    neutral = _limit_reach(provinces, land_ids, seeds, settings.reach_km / km_per_px)
+    neutral = _limit_reach(provinces, land_ids, seeds, settings.reach_km / km_per_px, frame)
     island_px = settings.island_km2 / (km_per_px**2)
     for piece in land_rest:
         if piece.area < island_px and land_ids:

@@ -1,0 +1,58 @@
+"""The shape generator, on a tiny made-up world: two land provinces on an island, a sea around."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gm.maps.loader import load_map
+from gm.render.topojson import polygons, unwrap
+
+shapely = pytest.importorskip("shapely")
+
+from gm.render.shapes_build import Settings, build_shapes  # noqa: E402
+
+ISLAND_MAP = """\
+title: Island
+powers:
+  Red: {adjective: Red, colour: "#ff0000", home: [WST], units: [A WST]}
+provinces:
+  WST: {name: West, terrain: coast, centre: true, anchor: [-1.5, 0], outline: [[-1.8, 1.2]],
+        army: [EST], fleet: [EST, SEA]}
+  EST: {name: East, terrain: coast, anchor: [1.5, 0], army: [WST], fleet: [WST, SEA]}
+  SEA: {name: Round Sea, terrain: sea, anchor: [0, 3.2], outline: [[0, -3.2], [-4, 0], [4, 0]],
+        fleet: [WST, EST]}
+"""
+
+
+def topology() -> dict:
+    # one square island from -3 to 3 in both directions, as plain (unquantized) TopoJSON
+    return {
+        "type": "Topology",
+        "arcs": [[[-3, -3], [3, -3], [3, 3], [-3, 3], [-3, -3]]],
+        "objects": {"land": {"type": "GeometryCollection",
+                             "geometries": [{"type": "Polygon", "arcs": [[0]]}]}},
+    }
+
+
+def test_shapes_of_a_tiny_map(tmp_path: Path) -> None:
+    path = tmp_path / "island.yaml"
+    path.write_text(ISLAND_MAP)
+    game_map = load_map(path)
+    data, notes = build_shapes(game_map, polygons(topology(), "land"), Settings(width=400, margin=0.1))
+    assert set(data["provinces"]) == {"WST", "EST", "SEA"}
+    assert data["width"] == 400
+    west = data["provinces"]["WST"]
+    assert west["kind"] == "coast" and "centre" in west
+    assert west["unit"][0] < data["provinces"]["EST"]["unit"][0]  # west is left of east
+    assert notes == []  # borders agree with the adjacencies
+    json.dumps(data)  # plain JSON
+
+
+def test_unwrap_keeps_rings_across_the_antimeridian_whole() -> None:
+    ring = [(170.0, 60.0), (179.0, 60.0), (-179.0, 61.0), (-175.0, 62.0), (170.0, 60.0)]
+    assert unwrap(ring) == [(170.0, 60.0), (179.0, 60.0), (181.0, 61.0), (185.0, 62.0), (170.0, 60.0)]
+    # a ring around the south pole (Antarctica) has no planar form
+    assert unwrap([(0.0, -80.0), (120.0, -80.0), (-120.0, -80.0), (-1.0, -80.0)]) is None
