@@ -3,7 +3,8 @@
     gm render-map VARIANT [-o OUT.png|OUT.svg]             the starting position
     gm render-map VARIANT --sample-phases N [--seed S]     N phases of random plausible play,
                                                            the last drawn with its orders
-    gm render-map VARIANT --game NAME --phase PHASE        a stored phase (needs the game store)
+    gm [--config FILE] render-map VARIANT --game NAME --phase PHASE
+                                                           a stored game's phase, with its orders
     gm maps shapes VARIANT [...] [--land FILE]             write maps/shapes/VARIANT.json
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 
 class NoGameStore(RuntimeError):
-    pass
+    """The stored phase asked for cannot be read (no such game or phase, or no database)."""
 
 
 def register(commands: Any) -> None:
@@ -76,7 +77,7 @@ def run_render(args: argparse.Namespace) -> int:
             print("gm render-map: --game and --phase go together", file=sys.stderr)
             return 2
         try:
-            position, report = load_stored_phase(variant, args.game, args.phase)
+            position, report = load_stored_phase(variant, args.game, args.phase, getattr(args, "config", None))
         except NoGameStore as exc:
             print(f"gm render-map: {exc}", file=sys.stderr)
             return 2
@@ -122,11 +123,70 @@ def map_only_variant(name: str) -> Any:
     return Variant(game_map.name, game_map, CALENDAR, first_year=1901, unit_types=STANDARD_UNIT_TYPES + extra)
 
 
-def load_stored_phase(variant: Any, game: str, phase: str) -> tuple[Any, Any]:
-    """The position and report of a stored game's phase. The game store does not exist yet."""
-    variant.calendar.parse(phase)  # at least say so when the phase name is wrong
-    raise NoGameStore(f"no game store yet: cannot read game {game!r}, phase {phase}; "
-                      "draw a variant's start with 'gm render-map VARIANT'")
+def load_stored_phase(variant: Any, game_name: str, phase_text: str, config_path: str | None) -> tuple[Any, Any]:
+    """A stored game's phase: the position it started from and, once processed, its report.
+
+    A processed phase is adjudicated again from its stored position and orders (the engine is
+    deterministic, so the outcome is the one the players were sent); the current phase, not yet
+    processed, is drawn without orders.
+    """
+    from sqlalchemy import select
+
+    from gm.adjudicator.engine import adjudicate
+    from gm.config import ConfigError, load_config
+    from gm.orders import OrderGrammar
+    from gm.orders.parser import parse_orders
+    from gm.store.codec import decode_position
+    from gm.store.database import Database
+    from gm.store.models import Game, PhaseRecord
+
+    try:
+        phase = variant.calendar.parse(phase_text)
+    except ValueError as exc:
+        raise NoGameStore(str(exc)) from None
+    try:
+        config = load_config(Path(config_path) if config_path else None)
+    except ConfigError as exc:
+        raise NoGameStore(str(exc)) from None
+    db = Database(config.database_url, migrate=False)
+    try:
+        with db.unit_of_work() as session:
+            game = session.scalar(select(Game).where(Game.name == game_name))
+            if game is None:
+                raise NoGameStore(f"no game named {game_name!r} in {config.database_url}")
+            if game.variant != variant.name:
+                raise NoGameStore(f"game {game_name!r} plays {game.variant}, not {variant.name}")
+            record = session.scalar(
+                select(PhaseRecord)
+                .where(PhaseRecord.game_id == game.id, PhaseRecord.phase == str(phase),
+                       PhaseRecord.rolled_back.is_(False))
+                .order_by(PhaseRecord.seq.desc())
+            )
+            if record is None:
+                if game.phase == str(phase) and game.position is not None:
+                    return decode_position(variant, game.position), None
+                done = session.scalars(
+                    select(PhaseRecord.phase).where(PhaseRecord.game_id == game.id,
+                                                    PhaseRecord.rolled_back.is_(False))
+                    .order_by(PhaseRecord.seq)
+                ).all()
+                known = ", ".join([*done, *([game.phase] if game.phase else [])]) or "none yet"
+                raise NoGameStore(f"game {game_name!r} has no phase {phase} (its phases: {known})")
+            position = decode_position(variant, record.position_before)
+            grammar = OrderGrammar.for_variant(variant)
+            orders = [
+                (power, parsed.order)
+                for power, lines in (record.orders or {}).items()
+                for parsed in parse_orders("\n".join(lines), grammar)
+                if parsed.order is not None
+            ]
+            return position, adjudicate(variant, position, orders)
+    except NoGameStore:
+        raise
+    except Exception as exc:  # no database, or no schema in it
+        raise NoGameStore(f"cannot read the game store ({config.database_url}): {exc}") from None
+    finally:
+        db.dispose()
 
 
 def run_shapes(args: argparse.Namespace) -> int:
