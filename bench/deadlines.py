@@ -30,8 +30,8 @@ from gm.app import App
 from gm.bots.plausible import PlausiblePlayer
 from gm.clock import ManualClock
 from gm.config import AppConfig, default_config
-from gm.services import lifecycle, orderbook
-from gm.services.processing import note_orders_changed
+from gm.games import lifecycle, orderbook
+from gm.games.orderbook import note_orders_changed
 from gm.settings.reader import read_settings
 
 SETTINGS = """\

@@ -6,9 +6,9 @@ import os
 
 from gm.clock import Clock, SystemClock
 from gm.config import AppConfig
-from gm.services.context import Faults, Services
-from gm.services.mailer import Mailer
-from gm.services.scheduler import Scheduler
+from gm.games.context import Faults, Services
+from gm.games.mailer import Mailer
+from gm.runtime.scheduler import Scheduler
 from gm.store.database import Database
 from gm.variants.catalog import VariantCatalog
 

@@ -8,13 +8,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import adjudicate
-from gm.services.context import Services
-from gm.services.lifecycle import GameError, current_seats, join, player_for, seat_of, start
-from gm.services.notices import tell_everyone
-from gm.services.orderbook import current_orders, parse_stored
-from gm.services.passwords import hash_secret, new_secret
-from gm.services.processing import Processed, process, results_context
-from gm.services.schedule import reschedule, start_phase
+from gm.games.context import Services
+from gm.games.lifecycle import GameError, current_seats, join, player_for, seat_of, start
+from gm.games.notices import tell_everyone
+from gm.games.orderbook import current_orders, parse_stored
+from gm.games.passwords import hash_secret, new_secret
+from gm.reports.results import results_context
+from gm.games.schedule import reschedule, start_phase
 from gm.store.codec import decode_position
 from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
 
@@ -24,13 +24,17 @@ def _require(game: Game, *statuses: str) -> None:
         raise GameError(f"game {game.name} is {game.status}; this needs it to be {' or '.join(statuses)}")
 
 
-def process_now(services: Services, session: Session, game: Game, phase: str, actor: str) -> Processed:
-    """Process the current phase at once; naming the phase guards against processing the wrong one."""
+def process_now(services: Services, session: Session, game: Game, phase: str, actor: str) -> None:
+    """Have the current phase processed at once (by the scheduler, within seconds); naming the
+    phase guards against processing the wrong one."""
     _require(game, GameStatus.ACTIVE)
     if phase.strip().upper() != (game.phase or "").upper():
         raise GameError(f"the current phase of {game.name} is {game.phase}, not {phase}")
+    notices = dict(game.notices or {})
+    notices["process_now"] = True
+    game.notices = notices
+    game.due_at = services.clock.now()
     services.audit(session, game, actor, "process-now", phase=game.phase)
-    return process(services, session, game, actor=actor)
 
 
 def preview(services: Services, session: Session, game: Game, actor: str) -> None:
@@ -41,13 +45,12 @@ def preview(services: Services, session: Session, game: Game, actor: str) -> Non
     grammar = services.grammar_of(game)
     lines = current_orders(session, game)
     report = adjudicate(variant, position, [(p, o) for p, texts in lines.items() for o in parse_stored(grammar, texts)])
-    record = PhaseRecord(phase=str(position.phase), seq=game.phase_seq)  # not stored: context only
-    context = results_context(services, game, record, report, position)
+    context = results_context(variant, str(position.phase), report, position)
     services.audit(session, game, actor, "preview", phase=game.phase)
     services.mailer.queue(
         session, to=services.settings_of(game).gm, subject=f"{services.config.judge_name}: PREVIEW {game.name} {game.phase}",
         template="mail/results.txt.j2", kind="preview", game_id=game.id, game=game, seat=None,
-        zone=services.settings_of(game).schedule.zone.key, preview=True, **context,
+        zone=services.settings_of(game).schedule.zone.key, preview=True, deadline=game.deadline, **context,
     )
 
 

@@ -12,7 +12,7 @@ from gm.clock import Clock
 from gm.config import AppConfig
 from gm.domain.position import Position
 from gm.orders import OrderGrammar
-from gm.services.mailer import Mailer
+from gm.games.mailer import Mailer
 from gm.settings.model import GameSettings
 from gm.settings.reader import read_settings
 from gm.store.codec import decode_position

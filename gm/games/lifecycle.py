@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gm.services.context import Services, digest
-from gm.services.passwords import hash_secret, new_secret
-from gm.services.schedule import reschedule, start_phase
+from gm.games.context import Services, digest
+from gm.games.passwords import hash_secret, new_secret
+from gm.games.schedule import reschedule, start_phase
 from gm.settings.model import Assignment, GameSettings, StartPolicy
-from gm.store.codec import encode_position
-from gm.store.models import Game, GameStatus, Player, Seat, SeatStatus
+from gm.adjudicator.engine import PhaseReport
+from gm.games.notices import tell_everyone
+from gm.reports.results import results_context
+from gm.store.codec import decode_position, encode_position
+from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus
 
 
 class GameError(Exception):
@@ -198,3 +202,34 @@ def _assign_powers(services: Services, game: Game, seats: list[Seat], powers: li
     for seat in waiting:
         if seat.power is None:
             seat.power = free.pop()
+
+
+def finish(services: Services, session: Session, game: Game, result: dict[str, Any],
+           record: PhaseRecord | None = None, report: PhaseReport | None = None, actor: str = "system") -> None:
+    game.status = GameStatus.FINISHED
+    game.result = result
+    game.finished_at = services.clock.now()
+    game.due_at = None
+    game.deadline = None
+    services.audit(session, game, actor, "finished", **result)
+    context: dict[str, Any] = {"result": result, "summary": game_summary(services, session, game)}
+    if record is not None and report is not None:
+        before = decode_position(services.variant_of(game), record.position_before)
+        context.update(results_context(services.variant_of(game), record.phase, report, before))
+    tell_everyone(services, session, game, template="mail/end.txt.j2", kind="end",
+                  subject=f"{game.name} is over", attach_phase_id=record.id if record else None, **context)
+
+
+def game_summary(services: Services, session: Session, game: Game) -> list[dict[str, Any]]:
+    """Each power's centres at the end, and who played it."""
+    position = services.position_of(game)
+    summary = []
+    for power in services.variant_of(game).map.powers:
+        seat = seat_of(game, power)
+        summary.append({
+            "power": power,
+            "player": seat.player.email if seat and seat.player else "-",
+            "centres": len(position.centres_of(power)),
+            "units": len(position.units_of(power)),
+        })
+    return sorted(summary, key=lambda s: (-s["centres"], s["power"]))

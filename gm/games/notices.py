@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from gm.services.context import Services
+from gm.games.context import Services
 from gm.store.models import Game, Seat
 
 

@@ -18,8 +18,10 @@ from gm.domain.orders import Build, Disband, Order, Waive
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.orders import OrderGrammar, ParsedLine, Severity, parse_orders
-from gm.services.context import Services
-from gm.store.models import Game, OrderSet
+from gm.games.context import Services
+from gm.games.lifecycle import seat_of
+from gm.games.schedule import refresh_due
+from gm.store.models import Game, OrderSet, SeatStatus
 
 
 @dataclass
@@ -185,3 +187,29 @@ def clear(services: Services, session: Session, game: Game, power: str, by: str,
         inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
     ))
     session.flush()
+
+
+def orders_state(services: Services, session: Session, game: Game) -> tuple[dict[str, list[str]], list[str]]:
+    """The current order lines by power, and the powers still missing some orders."""
+    variant = services.variant_of(game)
+    position = services.position_of(game)
+    grammar = services.grammar_of(game)
+    lines = current_orders(session, game)
+    late = []
+    for power in needed(variant, position):
+        seat = seat_of(game, power)
+        if seat is not None and seat.status == SeatStatus.CIVIL_DISORDER:
+            continue
+        if missing_for(variant, position, power, parse_stored(grammar, lines.get(power, []))):
+            late.append(power)
+    return lines, late
+
+
+def note_orders_changed(services: Services, session: Session, game: Game) -> None:
+    """After any submission: is everyone in (early processing), and when to look next."""
+    _, late = orders_state(services, session, game)
+    if late:
+        game.orders_complete_at = None
+    elif game.orders_complete_at is None:
+        game.orders_complete_at = services.clock.now()
+    refresh_due(services, game)

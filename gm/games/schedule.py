@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from gm.domain.position import Position
-from gm.services.context import Services
-from gm.services.notices import tell_everyone
+from gm.games.context import Services
+from gm.games.notices import tell_everyone
 from gm.settings.schedule import next_deadline
 from gm.store.models import Game, GameStatus
 

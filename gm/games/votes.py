@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from gm.services.context import Services
-from gm.services.lifecycle import GameError, current_seats, seat_of
-from gm.services.notices import tell_everyone
-from gm.services.processing import finish
+from gm.games.context import Services
+from gm.games.lifecycle import GameError, current_seats, seat_of
+from gm.games.notices import tell_everyone
+from gm.games.lifecycle import finish
 from gm.settings.model import VoteVisibility
 from gm.store.models import Game, GameStatus, Seat, SeatStatus
 

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from gm.services.context import Services
-from gm.services.lifecycle import seat_of
-from gm.services.processing import is_due, orders_state, process
-from gm.services.schedule import refresh_due
+from gm.games.context import Services
+from gm.games.lifecycle import seat_of
+from gm.games.orderbook import orders_state
+from gm.services.processing import process
+from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
 from gm.store.models import Game, GameStatus, SeatStatus
 
@@ -74,8 +76,10 @@ class Scheduler:
                 self._late_notices(session, game, late)
                 refresh_due(self.services, game)
                 return
-            grace_over = now >= deadline + (settings.grace if (game.notices or {}).get("late_sent") else deadline - deadline)
-            if early or (now >= deadline and (not late or grace_over)):
+            late_sent = (game.notices or {}).get("late_sent", False)
+            grace_over = now >= deadline + (settings.grace if late_sent else timedelta(0))
+            requested = (game.notices or {}).get("process_now", False)
+            if requested or early or (now >= deadline and (not late or grace_over)):
                 phase = game.phase
                 process(self.services, session, game)
                 report.processed.append(f"{game.name} {phase}")
@@ -123,3 +127,7 @@ class Scheduler:
                 game=game, seat=seat, zone=seat.player.timezone, until=game.deadline + settings.grace,
             )
         self.services.audit(session, game, "system", "late", powers=late)
+
+
+def is_due(services: Services, game: Game, now: datetime) -> bool:
+    return game.status == GameStatus.ACTIVE and game.due_at is not None and game.due_at <= now

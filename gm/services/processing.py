@@ -7,23 +7,21 @@ old phase untouched or the new one complete, mails included (they are rows in th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import PhaseReport, adjudicate
-from gm.domain.geography import Location
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
-from gm.reports.names import Namer
-from gm.services.context import Services
-from gm.services.lifecycle import current_seats, seat_of
-from gm.services.notices import tell_everyone, tell_gm
-from gm.services.orderbook import current_orders, missing_for, needed, parse_stored
-from gm.services.schedule import refresh_due, start_phase
+from gm.games.context import Services
+from gm.games.lifecycle import current_seats, finish, seat_of
+from gm.games.notices import tell_everyone, tell_gm
+from gm.games.orderbook import current_orders, needed, parse_stored
+from gm.games.schedule import start_phase
+from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
-from gm.store.codec import decode_position, encode_position, encode_results, unit_text
+from gm.store.codec import encode_position, encode_results, unit_text
 from gm.store.models import Game, GameStatus, PhaseRecord, SeatStatus
 
 
@@ -31,32 +29,6 @@ from gm.store.models import Game, GameStatus, PhaseRecord, SeatStatus
 class Processed:
     record: PhaseRecord
     report: PhaseReport
-
-
-def orders_state(services: Services, session: Session, game: Game) -> tuple[dict[str, list[str]], list[str]]:
-    """The current order lines by power, and the powers still missing some orders."""
-    variant = services.variant_of(game)
-    position = services.position_of(game)
-    grammar = services.grammar_of(game)
-    lines = current_orders(session, game)
-    late = []
-    for power in needed(variant, position):
-        seat = seat_of(game, power)
-        if seat is not None and seat.status == SeatStatus.CIVIL_DISORDER:
-            continue
-        if missing_for(variant, position, power, parse_stored(grammar, lines.get(power, []))):
-            late.append(power)
-    return lines, late
-
-
-def note_orders_changed(services: Services, session: Session, game: Game) -> None:
-    """After any submission: is everyone in (early processing), and when to look next."""
-    _, late = orders_state(services, session, game)
-    if late:
-        game.orders_complete_at = None
-    elif game.orders_complete_at is None:
-        game.orders_complete_at = services.clock.now()
-    refresh_due(services, game)
 
 
 def process(services: Services, session: Session, game: Game, actor: str = "system") -> Processed:
@@ -161,86 +133,7 @@ def _results_mails(services: Services, session: Session, game: Game, record: Pha
     tell_everyone(
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name} {record.phase} results", attach_phase_id=record.id,
-        **results_context(services, game, record, report, before),
+        deadline=game.deadline, **results_context(services.variant_of(game), record.phase, report, before),
     )
 
 
-def results_context(services: Services, game: Game, record: PhaseRecord, report: PhaseReport,
-                    before: Position) -> dict[str, Any]:
-    variant = services.variant_of(game)
-    namer = Namer(variant)
-    by_power: dict[str, list[dict[str, Any]]] = {}
-    for result in report.results:
-        by_power.setdefault(result.power, []).append({
-            "text": namer.order(result.order),
-            "succeeded": result.succeeded,
-            "reason": result.reason_text,
-        })
-    dislodged = [
-        {"unit": namer.owned_unit(d.unit), "retreats": namer.places(list(d.retreats))}
-        for d in report.resolved.dislodged
-    ]
-    nxt = report.next
-    ownership_changed = dict(nxt.centres) != dict(before.centres) or nxt.phase.kind is PhaseKind.ADJUSTMENTS
-    centres = []
-    if ownership_changed or before.phase.kind is not PhaseKind.MOVEMENT:
-        for power in variant.map.powers:
-            owned = [namer.place(Location(c)) for c in sorted(nxt.centres) if nxt.centres[c] == power]
-            units = len(nxt.units_of(power))
-            centres.append({"power": power, "adjective": namer.adjective(power), "centres": owned,
-                            "count": len(owned), "units": units})
-    adjustments = []
-    if nxt.phase.kind is PhaseKind.ADJUSTMENTS:
-        for adjustment in variant.adjustments(nxt):
-            if adjustment.count:
-                adjustments.append({"power": adjustment.power, "count": adjustment.count,
-                                    "sites": len(adjustment.build_sites)})
-    return {
-        "variant": variant,
-        "phase_title": variant.title(before.phase),
-        "phase_code": record.phase,
-        "results_by_power": by_power,
-        "dislodged": dislodged,
-        "civil_disorder": [namer.owned_unit(u) for u in report.civil_disorder],
-        "centres": centres,
-        "adjustments": adjustments,
-        "next_title": variant.title(nxt.phase),
-        "next_code": str(nxt.phase),
-        "deadline": game.deadline,
-        "winner": report.winner,
-    }
-
-
-def finish(services: Services, session: Session, game: Game, result: dict[str, Any],
-           record: PhaseRecord | None = None, report: PhaseReport | None = None, actor: str = "system") -> None:
-    game.status = GameStatus.FINISHED
-    game.result = result
-    game.finished_at = services.clock.now()
-    game.due_at = None
-    game.deadline = None
-    services.audit(session, game, actor, "finished", **result)
-    context: dict[str, Any] = {"result": result, "summary": game_summary(services, session, game)}
-    if record is not None and report is not None:
-        before = decode_position(services.variant_of(game), record.position_before)
-        context.update(results_context(services, game, record, report, before))
-    tell_everyone(services, session, game, template="mail/end.txt.j2", kind="end",
-                  subject=f"{game.name} is over", attach_phase_id=record.id if record else None, **context)
-
-
-def game_summary(services: Services, session: Session, game: Game) -> list[dict[str, Any]]:
-    """Each power's centres at the end, and who played it."""
-    position = services.position_of(game)
-    summary = []
-    for power in services.variant_of(game).map.powers:
-        seat = seat_of(game, power)
-        summary.append({
-            "power": power,
-            "player": seat.player.email if seat and seat.player else "-",
-            "centres": len(position.centres_of(power)),
-            "units": len(position.units_of(power)),
-        })
-    return sorted(summary, key=lambda s: (-s["centres"], s["power"]))
-
-
-def is_due(services: Services, game: Game, now: datetime) -> bool:
-    return game.status == GameStatus.ACTIVE and game.due_at is not None and game.due_at <= now

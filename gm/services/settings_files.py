@@ -12,9 +12,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from gm.services.context import Services, digest
-from gm.services.lifecycle import GameError, create_or_update
-from gm.services.notices import tell_gm
+from gm.games.context import Services, digest
+from gm.games.lifecycle import GameError, create_or_update
+from gm.games.notices import tell_gm
 from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import AuditEntry, Game
 

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 from gm.app import App
 from gm.clock import ManualClock
 from gm.config import AppConfig, default_config
-from gm.services.context import Faults
+from gm.games.context import Faults
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 

@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from gm.bots.plausible import PlausiblePlayer
-from gm.services import orderbook
-from gm.services.lifecycle import find_game
-from gm.services.processing import note_orders_changed
+from gm.games import orderbook
+from gm.games.lifecycle import find_game
+from gm.games.orderbook import note_orders_changed
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord
 from tests.store.conftest import World, game_file
 

@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from gm.services import gm_actions, orderbook
-from gm.services.lifecycle import GameError, find_game, seat_of
-from gm.services.processing import note_orders_changed
-from gm.services.passwords import verify_secret
+from gm.commands import gm_actions
+from gm.games import orderbook
+from gm.games.lifecycle import GameError, find_game, seat_of
+from gm.games.orderbook import note_orders_changed
+from gm.games.passwords import verify_secret
 from gm.store.models import AuditEntry, GameStatus, OutboundMail, PhaseRecord, SeatStatus
 from tests.store.conftest import World, game_file
 
@@ -43,6 +44,7 @@ def test_process_now_is_guarded_by_the_phase(started: World) -> None:
     with pytest.raises(GameError, match="current phase of g is S1901M"):
         _do(started, gm_actions.process_now, "F1901M", actor="master@example.test")
     _do(started, gm_actions.process_now, "s1901m", actor="master@example.test")
+    assert started.tick().processed == ["g S1901M"]  # at the next tick, late orders or not
     with started.services.db.sessions() as session:
         assert find_game(session, "g").phase == "F1901M"
     assert _count(started, AuditEntry, AuditEntry.action == "process-now") == 1

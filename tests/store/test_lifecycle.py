@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from gm.services import orderbook, votes
-from gm.services.lifecycle import GameError, current_seats, find_game, join, seat_of
-from gm.services.processing import note_orders_changed
+from gm.games import orderbook, votes
+from gm.games.lifecycle import GameError, current_seats, find_game, join, seat_of
+from gm.games.orderbook import note_orders_changed
 from gm.domain.geography import Location
 from gm.domain.position import Position
 from gm.domain.units import ARMY, Unit
@@ -79,7 +79,7 @@ def test_players_join_a_forming_game_until_it_is_full(world: World) -> None:
     world.tick()  # nothing due, but nothing breaks
     with world.services.db.unit_of_work() as session:
         game = find_game(session, "g")
-        from gm.services.lifecycle import maybe_start
+        from gm.games.lifecycle import maybe_start
 
         assert maybe_start(world.services, session, game)
         assert seat_of(game, "Russia").player.email == "sixth@example.test"

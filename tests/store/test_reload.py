@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from gm.services.lifecycle import find_game
+from gm.games.lifecycle import find_game
 from gm.store.models import OutboundMail
 from tests.store.conftest import World, game_file
 

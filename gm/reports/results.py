@@ -1,0 +1,55 @@
+"""What a results mail says about a phase, as template context (names from the variant)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gm.adjudicator.engine import PhaseReport
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.phases import PhaseKind
+from gm.domain.position import Position
+from gm.reports.names import Namer
+
+
+def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
+    namer = Namer(variant)
+    by_power: dict[str, list[dict[str, Any]]] = {}
+    for result in report.results:
+        by_power.setdefault(result.power, []).append({
+            "text": namer.order(result.order),
+            "succeeded": result.succeeded,
+            "reason": result.reason_text,
+        })
+    dislodged = [
+        {"unit": namer.owned_unit(d.unit), "retreats": namer.places(list(d.retreats))}
+        for d in report.resolved.dislodged
+    ]
+    nxt = report.next
+    ownership_changed = dict(nxt.centres) != dict(before.centres) or nxt.phase.kind is PhaseKind.ADJUSTMENTS
+    centres = []
+    if ownership_changed or before.phase.kind is not PhaseKind.MOVEMENT:
+        for power in variant.map.powers:
+            owned = [namer.place(Location(c)) for c in sorted(nxt.centres) if nxt.centres[c] == power]
+            units = len(nxt.units_of(power))
+            centres.append({"power": power, "adjective": namer.adjective(power), "centres": owned,
+                            "count": len(owned), "units": units})
+    adjustments = []
+    if nxt.phase.kind is PhaseKind.ADJUSTMENTS:
+        for adjustment in variant.adjustments(nxt):
+            if adjustment.count:
+                adjustments.append({"power": adjustment.power, "count": adjustment.count,
+                                    "sites": len(adjustment.build_sites)})
+    return {
+        "variant": variant,
+        "phase_title": variant.title(before.phase),
+        "phase_code": phase_code,
+        "results_by_power": by_power,
+        "dislodged": dislodged,
+        "civil_disorder": [namer.owned_unit(u) for u in report.civil_disorder],
+        "centres": centres,
+        "adjustments": adjustments,
+        "next_title": variant.title(nxt.phase),
+        "next_code": str(nxt.phase),
+        "winner": report.winner,
+    }
