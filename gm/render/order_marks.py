@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from gm.domain.geography import Location
 from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, Waive
@@ -55,7 +56,9 @@ class OrderMarks:
     crosses: list[Cross] = field(default_factory=list)
 
 
-class _Spots:  # what the scene passes in: where a unit at a location is drawn
+class _Spots(Protocol):
+    """Where a unit at a location is drawn (the scene's answer)."""
+
     def of(self, location: Location) -> Point | None: ...
 
 

@@ -14,7 +14,6 @@ places to draw units, labels and supply centres (``shapes_layout``). Needs shape
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,17 +21,18 @@ from typing import Any
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
 
 from gm.domain.geography import Terrain
 from gm.maps.model import GameMap
 from gm.render.landsource import SOURCE_NOTE
 from gm.render.projection import Conic
+from gm.render.shapes import shapes_file
 from gm.render.shapes_check import check_borders
 from gm.render.shapes_layout import Layout, place_province
 from gm.render.svgpath import path_data
 from gm.render.topojson import Polygon as RawPolygon
 
-SHAPES_DIR = Path(__file__).resolve().parents[2] / "maps" / "shapes"
 FORMAT = 1
 
 
@@ -64,7 +64,7 @@ class Built:
 
 
 def shapes_path(variant: str) -> Path:
-    return SHAPES_DIR / f"{variant}.json"
+    return shapes_file(variant)
 
 
 def is_water(game_map: GameMap, pid: str) -> bool:
@@ -160,9 +160,9 @@ def _divide(
             if distance > snap_px:
                 warnings.append(f"{seed.province}: a seed lies {distance:.0f} px from any {kind}; ignored")
                 continue
-            near = shapely.ops.nearest_points(components[index], seed.point)[0]
+            near = nearest_points(components[index], seed.point)[0]
             inside = components[index].buffer(-0.5)
-            seed = Seed(seed.province, near if inside.is_empty else shapely.ops.nearest_points(inside, near)[0],
+            seed = Seed(seed.province, near if inside.is_empty else nearest_points(inside, near)[0],
                         seed.water)
             hits = [index]
         members.setdefault(hits[0], []).append(seed)
@@ -271,8 +271,10 @@ def build_geometry(game_map: GameMap, land_polygons: list[RawPolygon], settings:
     water = shapely.make_valid(frame.difference(land))
     warnings: list[str] = []
     seeds = _seeds(game_map, plane)
-    land_pieces, land_rest = _divide(_polygons(land), [s for s in seeds if not s.water], settings.snap_px, warnings, "land")
-    sea_pieces, _ = _divide(_polygons(water), [s for s in seeds if s.water], settings.snap_px, warnings, "water")
+    land_seeds = [s for s in seeds if not s.water]
+    sea_seeds = [s for s in seeds if s.water]
+    land_pieces, land_rest = _divide(_polygons(land), land_seeds, settings.snap_px, warnings, "land")
+    sea_pieces, _ = _divide(_polygons(water), sea_seeds, settings.snap_px, warnings, "water")
     provinces = {pid: shapely.union_all(parts) for pid, parts in {**land_pieces, **sea_pieces}.items()}
     _reattach(provinces, seeds)
     land_ids = [pid for pid in provinces if not is_water(game_map, pid)]
