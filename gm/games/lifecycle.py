@@ -75,9 +75,16 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
             created_at=services.clock.now(),
             phase_seq=0,
         )
+        gm_secret = new_secret()
+        game.gm_secret_hash = hash_secret(gm_secret)
         session.add(game)
         session.flush()
         services.audit(session, game, "system", "created", source=source, variant=settings.variant)
+        services.mailer.queue(
+            session, to=settings.gm, subject=f"{services.config.judge_name}: game {game.name} created",
+            template="mail/created.txt.j2", kind="created", game_id=game.id, game=game, secret=gm_secret,
+            settings=settings,
+        )
         for entry in settings.players:
             joined = join(services, session, game, entry.email, entry.name, entry.power, entry.timezone)
             _welcome(services, session, game, joined)

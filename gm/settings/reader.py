@@ -40,6 +40,23 @@ _DAILY = re.compile(r"^(?:every\s+day\s+at|daily\s+at|at)?\s*(\d{1,2}):(\d{2})(?
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+def parse_duration(text: str) -> timedelta | None:
+    """"48h", "2d", "90m", "1d12h", "36 hours" -> a timedelta; None when it is not a duration."""
+    text = text.strip()
+    parts = _DURATION.findall(text)
+    if not parts or _DURATION.sub("", text).strip(" ,and"):
+        return None
+    total = timedelta(0)
+    for number, unit in parts:
+        unit = unit.lower()
+        total += timedelta(
+            days=int(number) if unit.startswith("d") else 0,
+            hours=int(number) if unit.startswith("h") else 0,
+            minutes=int(number) if unit.startswith("m") else 0,
+        )
+    return total
+
+
 @dataclass(frozen=True)
 class SettingsProblem:
     line: int | None
@@ -158,20 +175,11 @@ class _Reader:
             return ZoneInfo("UTC")
 
     def duration(self, value: Any, line: int | None) -> timedelta:
-        text = str(value).strip()
-        parts = _DURATION.findall(text)
-        if not parts or _DURATION.sub("", text).strip(" ,and"):
+        found = parse_duration(str(value))
+        if found is None:
             self.problem(line, f"{value!r} is not a duration (write e.g. 48h, 2d, 90m, 1d12h)")
             return timedelta(0)
-        total = timedelta(0)
-        for number, unit in parts:
-            unit = unit.lower()
-            total += timedelta(
-                days=int(number) if unit.startswith("d") else 0,
-                hours=int(number) if unit.startswith("h") else 0,
-                minutes=int(number) if unit.startswith("m") else 0,
-            )
-        return total
+        return found
 
     def rule(self, value: Any, line: int | None) -> DeadlineRule:
         text = str(value).strip()

@@ -1,0 +1,140 @@
+"""SET PASSWORD, SET ADDRESS, SET TIMEZONE, SET ABSENCE (and SET DEADLINE for the GM)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import select
+
+from gm.commands import gm_actions
+from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.games.lifecycle import GameError
+from gm.games.mailer import format_moment
+from gm.games.notices import tell_gm
+from gm.games.passwords import hash_secret
+from gm.settings.reader import parse_duration
+from gm.store.models import Absence, Player
+
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2}))?$")
+
+
+class Set(Command):
+    name = "SET"
+    usage = "SET PASSWORD <new> | SET ADDRESS <new address> | SET TIMEZONE <zone> | SET ABSENCE <from> <to> | SET DEADLINE <when>"
+    summary = "change your secret, address, time zone or absences (the GM: the deadline)"
+
+    def echo(self, invocation: Invocation) -> list[str]:
+        words = invocation.text.split()
+        if len(words) >= 2 and words[1].upper() in ("PASSWORD", "SECRET"):
+            return [" ".join(words[:2] + ["****"])]
+        return [invocation.text]
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        what, _, value = invocation.args.partition(" ")
+        value = value.strip()
+        handler = {
+            "PASSWORD": self.password, "SECRET": self.password, "ADDRESS": self.address,
+            "TIMEZONE": self.timezone, "ZONE": self.timezone, "ABSENCE": self.absence, "DEADLINE": self.deadline,
+        }.get(what.upper())
+        if handler is None or not value:
+            raise CommandError(f"write {self.usage}")
+        return handler(ctx, value)
+
+    def _player(self, ctx: MailContext) -> Player:
+        ctx.require_game()
+        if ctx.is_gm or ctx.seat is None or ctx.seat.player is None:
+            raise CommandError("sign on as a power first")
+        return ctx.seat.player
+
+    def password(self, ctx: MailContext, value: str) -> list[str]:
+        game = ctx.require_game()
+        if len(value) < 6:
+            raise CommandError("a secret needs at least 6 characters")
+        if ctx.is_gm:
+            game.gm_secret_hash = hash_secret(value)
+            ctx.services.audit(ctx.session, game, ctx.sender, "gm-secret-changed")
+            return [f"The game master secret of {game.name} is changed."]
+        self._player(ctx)
+        assert ctx.seat is not None
+        ctx.seat.secret_hash = hash_secret(value)
+        ctx.services.audit(ctx.session, game, ctx.sender, "secret-changed", power=ctx.seat.power)
+        return [f"The secret of {ctx.seat.power} in {game.name} is changed."]
+
+    def address(self, ctx: MailContext, value: str) -> list[str]:
+        player = self._player(ctx)
+        new = value.strip().lower()
+        if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", new):
+            raise CommandError(f"{value!r} is not a mail address")
+        if ctx.session.scalar(select(Player.id).where(Player.email == new)):
+            raise CommandError(f"{new} already belongs to another player")
+        old = player.email
+        player.email = new
+        ctx.services.audit(ctx.session, ctx.game, old, "address-changed", new=new)
+        ctx.services.mailer.queue(
+            ctx.session, to=old, subject=f"{ctx.services.config.judge_name}: your address has changed",
+            template="mail/announcement.txt.j2", kind="security", game_id=ctx.game.id if ctx.game else None,
+            game=ctx.game, zone=player.timezone, deadline=None,
+            text=f"Your address on this judge is now {new}. Mail from {old} no longer counts.",
+        )
+        return [f"Your address is now {new}; the judge writes to you there from now on."]
+
+    def timezone(self, ctx: MailContext, value: str) -> list[str]:
+        player = self._player(ctx)
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise CommandError(f"unknown time zone {value!r} (write e.g. Europe/Rome, America/New_York)") from None
+        player.timezone = value
+        return [f"Times are shown to you in {value} from now on."]
+
+    def absence(self, ctx: MailContext, value: str) -> list[str]:
+        player = self._player(ctx)
+        zone = ZoneInfo(player.timezone)
+        parts = value.split()
+        if len(parts) != 2:
+            raise CommandError("write SET ABSENCE <from YYYY-MM-DD> <to YYYY-MM-DD>")
+        starts = _date(parts[0], zone, time(0, 0))
+        ends = _date(parts[1], zone, time(23, 59))
+        if ends <= starts or ends < ctx.now:
+            raise CommandError("the absence must end after it starts, and in the future")
+        ctx.session.add(Absence(player_id=player.id, starts=starts, ends=ends))
+        game = ctx.require_game()
+        tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: {ctx.seat.power if ctx.seat else ''} absent",
+                text=f"The player of {ctx.seat.power if ctx.seat else '?'} will be away from "
+                     f"{format_moment(starts, player.timezone)} to {format_moment(ends, player.timezone)}. "
+                     "Extend a deadline with SET DEADLINE if needed.")
+        return [f"Your absence from {parts[0]} to {parts[1]} is noted; the game master has been told."]
+
+    def deadline(self, ctx: MailContext, value: str) -> list[str]:
+        game = ctx.require_gm()
+        zone = ctx.services.settings_of(game).schedule.zone
+        try:
+            if value.startswith("+"):
+                by = _duration(value[1:])
+                new = gm_actions.extend(ctx.services, ctx.session, game, ctx.actor, by=by)
+            else:
+                new = gm_actions.extend(ctx.services, ctx.session, game, ctx.actor, deadline=_date(value, zone, time(21, 0)))
+        except GameError as exc:
+            raise CommandError(str(exc)) from None
+        return [f"The deadline of {game.name} is now {format_moment(new, zone.key)}."]
+
+
+def _date(text: str, zone: ZoneInfo, default: time) -> datetime:
+    match = _DATE.match(text.strip())
+    if not match:
+        raise CommandError(f"{text!r}: write a date as YYYY-MM-DD (and a time as HH:MM)")
+    year, month, day, hour, minute = match.groups()
+    at = time(int(hour), int(minute)) if hour else default
+    try:
+        return datetime(int(year), int(month), int(day), at.hour, at.minute, tzinfo=zone).astimezone(UTC)
+    except ValueError as exc:
+        raise CommandError(f"{text!r}: {exc}") from None
+
+
+def _duration(text: str) -> timedelta:
+    found = parse_duration(text)
+    if found is None:
+        raise CommandError(f"{text!r} is not a duration (write e.g. +2d, +12h)")
+    return found

@@ -1,0 +1,104 @@
+"""The shape of a mail command, what it may use, and what it answers.
+
+A command is a small class: its name, how it is written, one line of help, and ``run``,
+which acts and returns the lines of its section of the reply (or raises ``CommandError`` with
+a message for the sender). The reply to a mail has one section per command, in order.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy.orm import Session
+
+from gm.games.context import Services
+from gm.store.models import Game, Seat
+
+
+class CommandError(Exception):
+    """The command was not carried out; the message says why, for the sender."""
+
+
+@dataclass
+class Invocation:
+    """One command as written in a mail."""
+
+    name: str  # the command's canonical name, or "" for lines that are not a command
+    args: str
+    line_no: int
+    text: str  # the line as written
+    body: list[str] = field(default_factory=list)  # PRESS text, or order lines
+
+
+@dataclass
+class Section:
+    echo: list[str]  # the lines of the mail this section answers (secrets masked)
+    lines: list[str]  # gm's answer
+    ok: bool = True
+    attach: dict[str, Any] | None = None  # e.g. {"map": {"game": 3, "phase": 12}}
+
+
+@dataclass
+class MailContext:
+    """Everything a command may use while one mail is being answered."""
+
+    services: Services
+    session: Session
+    sender: str  # the From address, lower case
+    now: datetime
+    inbound_id: int | None = None
+    message_id: str | None = None
+    authenticated: bool = False  # whether the mail carries a DKIM/SPF pass, when that is required
+    game: Game | None = None  # after SIGNON (or JOIN)
+    seat: Seat | None = None  # the power signed on as
+    is_gm: bool = False
+    acting_as: str | None = None  # the power a GM has BECOME
+    attach: dict[str, Any] | None = None
+
+    @property
+    def power(self) -> str | None:
+        if self.is_gm:
+            return self.acting_as
+        return self.seat.power if self.seat else None
+
+    def require_game(self) -> Game:
+        if self.game is None:
+            raise CommandError("sign on first: SIGNON <power> <game> <secret>")
+        return self.game
+
+    def require_power(self) -> tuple[Game, str]:
+        game = self.require_game()
+        power = self.power
+        if power is None:
+            raise CommandError("a game master must BECOME a power first" if self.is_gm
+                               else "sign on as a power first: SIGNON <power> <game> <secret>")
+        return game, power
+
+    def require_gm(self) -> Game:
+        game = self.require_game()
+        if not self.is_gm:
+            raise CommandError(f"only the game master of {game.name} may do that (SIGNON GM {game.name} <secret>)")
+        return game
+
+    @property
+    def actor(self) -> str:
+        return f"{self.sender} (GM)" if self.is_gm else self.sender
+
+
+class Command(ABC):
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    usage: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    for_gm: ClassVar[bool] = False
+    takes_body: ClassVar[bool] = False  # PRESS ... ENDPRESS
+
+    @abstractmethod
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        """Act, and return the lines of this command's section of the reply."""
+
+    def echo(self, invocation: Invocation) -> list[str]:
+        return [invocation.text, *invocation.body]

@@ -1,0 +1,375 @@
+"""Commands for players: signing on, joining, orders, waiting, votes, resigning, history, maps."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import func, select
+
+from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.commands.gm_actions import eject
+from gm.commands.press import visible_press
+from gm.games import orderbook, votes
+from gm.games.lifecycle import GameError, current_seats, find_game, join, maybe_start, seat_of
+from gm.games.mailer import format_moment
+from gm.games.notices import tell_gm
+from gm.games.passwords import verify_secret
+from gm.reports.names import Namer
+from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
+
+GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
+MAX_FAILED_SIGNONS = 5  # per sender and hour
+
+
+def reader_zone(ctx: MailContext) -> str:
+    if ctx.seat is not None and ctx.seat.player is not None and not ctx.is_gm:
+        return ctx.seat.player.timezone
+    if ctx.game is not None:
+        return ctx.services.settings_of(ctx.game).schedule.zone.key
+    return "UTC"
+
+
+def deadline_line(ctx: MailContext, game: Game) -> str:
+    if game.status != GameStatus.ACTIVE or game.deadline is None:
+        return f"{game.name} is {game.status}{': ' + game.paused_reason if game.paused_reason else ''}."
+    return f"Deadline for {game.phase}: {format_moment(game.deadline, reader_zone(ctx))}"
+
+
+class Signon(Command):
+    name = "SIGNON"
+    aliases = ("SIGN-ON", "LOGIN")
+    usage = "SIGNON <power> <game> <secret>   (or SIGNON GM <game> <secret>)"
+    summary = "sign on as a power (or as the game master) for the rest of this mail"
+
+    def echo(self, invocation: Invocation) -> list[str]:
+        words = invocation.text.split()
+        return [" ".join(words[:-1] + ["****"]) if len(words) > 2 else invocation.text]
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        words = invocation.args.split()
+        if len(words) == 2:  # njudge style: the power's initial and the game run together
+            who, game_name, secret = words[0][:1], words[0][1:], words[1]
+        elif len(words) == 3:
+            who, game_name, secret = words
+        else:
+            raise CommandError(f"write {self.usage}")
+        if self._too_many_failures(ctx):
+            raise CommandError("too many wrong secrets from this address in the last hour; try again later")
+        if ctx.services.config.require_authentication_results and not ctx.authenticated:
+            raise CommandError("this judge only accepts mail that passed DKIM or SPF checks")
+        game = find_game(ctx.session, game_name) or find_game(ctx.session, game_name.lower())
+        if game is None:
+            raise CommandError(f"there is no game {game_name!r} (LIST shows the games)")
+        if who.upper() in GM_WORDS:
+            return self._gm(ctx, game, secret)
+        seat = self._seat(ctx, game, who)
+        if seat.player is None or not seat.secret_hash or not verify_secret(secret, seat.secret_hash):
+            self._failed(ctx, game, seat.power)
+            raise CommandError(f"wrong secret for {seat.power} in {game.name}")
+        if seat.player.email != ctx.sender:
+            self._new_address(ctx, game, seat)
+            raise CommandError(f"{ctx.sender} is not the registered address of {seat.power} in {game.name}; "
+                               "send from your registered address (SET ADDRESS changes it)")
+        ctx.game, ctx.seat, ctx.is_gm = game, seat, False
+        return [f"Signed on as {seat.power} in {game.name}.", deadline_line(ctx, game)]
+
+    def _seat(self, ctx: MailContext, game: Game, who: str) -> Seat:
+        variant = ctx.services.variant_of(game)
+        power = variant.map.power_named(who)
+        if power is None and len(who) == 1:
+            matches = [p for p in variant.map.powers if p[0].upper() == who.upper()]
+            power = variant.map.powers[matches[0]] if len(matches) == 1 else None
+        seat = seat_of(game, power.name) if power else None
+        if seat is None:
+            raise CommandError(f"{game.name} has no power {who!r} (powers: {', '.join(variant.map.powers)})")
+        return seat
+
+    def _gm(self, ctx: MailContext, game: Game, secret: str) -> list[str]:
+        settings = ctx.services.settings_of(game)
+        if not verify_secret(secret, game.gm_secret_hash):
+            self._failed(ctx, game, "GM")
+            raise CommandError(f"wrong game master secret for {game.name}")
+        if ctx.sender != settings.gm.lower():
+            raise CommandError(f"{ctx.sender} is not the game master's address of {game.name}")
+        ctx.game, ctx.seat, ctx.is_gm = game, None, True
+        return [f"Signed on as the game master of {game.name}.", deadline_line(ctx, game)]
+
+    def _failed(self, ctx: MailContext, game: Game, power: str | None) -> None:
+        ctx.services.audit(ctx.session, game, ctx.sender, "signon-failed", power=power)
+
+    def _too_many_failures(self, ctx: MailContext) -> bool:
+        since = ctx.now - timedelta(hours=1)
+        failures = ctx.session.scalar(select(func.count()).select_from(AuditEntry).where(
+            AuditEntry.action == "signon-failed", AuditEntry.actor == ctx.sender, AuditEntry.at >= since))
+        return bool(failures and failures >= MAX_FAILED_SIGNONS)
+
+    def _new_address(self, ctx: MailContext, game: Game, seat: Seat) -> None:
+        assert seat.player is not None
+        ctx.services.audit(ctx.session, game, ctx.sender, "signon-new-address", power=seat.power)
+        ctx.services.mailer.queue(
+            ctx.session, to=seat.player.email, subject=f"{ctx.services.config.judge_name}: {game.name}: your secret was used",
+            template="mail/announcement.txt.j2", kind="security", game_id=game.id, game=game, zone=seat.player.timezone,
+            deadline=None,
+            text=f"Someone signed on as {seat.power} in {game.name} with your secret from another address, "
+                 f"{ctx.sender}. The mail was refused. If it was you, send SET ADDRESS from this address; "
+                 "if not, change your secret with SET PASSWORD.",
+        )
+
+
+class Join(Command):
+    name = "JOIN"
+    usage = "JOIN <game> [power]"
+    summary = "join a game that is still forming (with the power you would like)"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        words = invocation.args.split()
+        if not words:
+            raise CommandError(f"write {self.usage}")
+        game = find_game(ctx.session, words[0])
+        if game is None:
+            raise CommandError(f"there is no game {words[0]!r} (LIST shows the games)")
+        preference = " ".join(words[1:]) or None
+        try:
+            joined = join(ctx.services, ctx.session, game, ctx.sender, preference=preference)
+        except GameError as exc:
+            raise CommandError(str(exc)) from None
+        ctx.game, ctx.seat = game, joined.seat
+        lines = [f"You have joined {game.name}" + (f", asking for {joined.seat.preference}." if joined.seat.preference else "."),
+                 "", "Your secret for this game (keep it to yourself; it is shown only this once):",
+                 "", f"    {joined.secret}", "",
+                 f"Sign on with: SIGNON <power> {game.name} <secret>"]
+        if maybe_start(ctx.services, ctx.session, game):
+            lines += ["", f"The game is full and has started: you play {joined.seat.power}."]
+        return lines
+
+
+class List(Command):
+    name = "LIST"
+    usage = "LIST [game]"
+    summary = "the games on this judge, or one game's state"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        name = invocation.args.strip()
+        if not name:
+            games = list(ctx.session.scalars(select(Game).order_by(Game.name)))
+            if not games:
+                return ["There are no games on this judge."]
+            return [f"  {g.name:<16} {g.variant:<24} {g.status:<9} {g.phase or ''}" for g in games]
+        game = find_game(ctx.session, name)
+        if game is None:
+            raise CommandError(f"there is no game {name!r}")
+        lines = [f"Game {game.name}: {game.variant}, {game.status}" + (f", phase {game.phase}" if game.phase else "")]
+        if game.position:
+            counts = {p: len(c) for p, c in _centres_by_power(game).items()}
+            for seat in current_seats(game):
+                state = {SeatStatus.ACTIVE: "", SeatStatus.CIVIL_DISORDER: " (civil disorder)",
+                         SeatStatus.VACANT: " (vacant)", SeatStatus.ELIMINATED: " (eliminated)"}[seat.status]
+                lines.append(f"  {seat.power:<12} {counts.get(seat.power, 0):>2} centres{state}")
+        else:
+            lines.append(f"  {len(current_seats(game))} players have joined.")
+        lines.append(deadline_line(ctx, game))
+        return lines
+
+
+def _centres_by_power(game: Game) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
+    for centre, owner in (game.position or {}).get("centres", {}).items():
+        result.setdefault(owner, []).append(centre)
+    return result
+
+
+class Orders(Command):
+    name = ""  # lines that are not commands
+    summary = "order lines, one per line, in any usual spelling"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        if game.status != GameStatus.ACTIVE:
+            raise CommandError(f"{game.name} is {game.status}: no orders now")
+        submission = orderbook.submit(ctx.services, ctx.session, game, power, "\n".join(invocation.body),
+                                      by=ctx.actor, inbound_id=ctx.inbound_id)
+        orderbook.note_orders_changed(ctx.services, ctx.session, game)
+        namer = Namer(ctx.services.variant_of(game))
+        lines = []
+        for report in submission.lines:
+            if report.error:
+                lines.append(f"  {report.text:<28} ERROR: {report.error}")
+            else:
+                lines.append(f"  {report.text:<28} -> {namer.order(report.order)}")  # type: ignore[arg-type]
+            lines.extend(f"  {'':<28}    (note: {w})" for w in report.warnings)
+        return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing)
+
+
+def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missing: list[str]) -> list[str]:
+    namer = Namer(ctx.services.variant_of(game))
+    position = ctx.services.position_of(game)
+    title = ctx.services.variant_of(game).title(position.phase)
+    lines = [f"Current orders for {power} in {game.name}, {title}:"]
+    lines += [f"  {namer.order(o)}" for o in orders] or ["  (none)"]
+    if missing:
+        lines.append("Still without orders: " + ", ".join(missing))
+    lines.append(deadline_line(ctx, game))
+    return lines
+
+
+class Status(Command):
+    name = "STATUS"
+    aliases = ("ORDERS",)
+    summary = "your current orders, the units still without orders, and the deadline"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        if game.status != GameStatus.ACTIVE:
+            return [deadline_line(ctx, game)]
+        variant = ctx.services.variant_of(game)
+        position = ctx.services.position_of(game)
+        latest = orderbook.latest_set(ctx.session, game, power)
+        orders = orderbook.parse_stored(ctx.services.grammar_of(game), latest.lines if latest else [])
+        missing = orderbook.missing_for(variant, position, power, orders)
+        return order_summary(ctx, game, power, orders, missing)
+
+
+class Clear(Command):
+    name = "CLEAR"
+    summary = "forget all your orders for this phase"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        orderbook.clear(ctx.services, ctx.session, game, power, by=ctx.actor, inbound_id=ctx.inbound_id)
+        orderbook.note_orders_changed(ctx.services, ctx.session, game)
+        return [f"All orders of {power} for {game.phase} are cleared."]
+
+
+class Wait(Command):
+    name = "WAIT"
+    summary = "do not process early this phase, even when all orders are in"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        seat = seat_of(game, power)
+        assert seat is not None
+        seat.wait_seq = game.phase_seq
+        orderbook.note_orders_changed(ctx.services, ctx.session, game)
+        return [f"{game.name} will not be processed before the deadline of {game.phase}."]
+
+
+class NoWait(Command):
+    name = "NOWAIT"
+    aliases = ("NO-WAIT",)
+    summary = "allow early processing again"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        seat = seat_of(game, power)
+        assert seat is not None
+        seat.wait_seq = None
+        orderbook.note_orders_changed(ctx.services, ctx.session, game)
+        return [f"{game.name} may be processed early when all orders are in."]
+
+
+class Draw(Command):
+    name = "DRAW"
+    summary = "vote for a draw among the surviving powers (all must agree)"
+    agree = True
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        try:
+            ended = votes.vote_draw(ctx.services, ctx.session, game, power, self.agree)
+        except GameError as exc:
+            raise CommandError(str(exc)) from None
+        if ended:
+            return [f"Every surviving power agreed: {game.name} ends in a draw."]
+        return [f"{power} {'votes for' if self.agree else 'does not vote for'} a draw."]
+
+
+class NoDraw(Draw):
+    name = "NODRAW"
+    aliases = ("NO-DRAW",)
+    summary = "withdraw your draw vote"
+    agree = False
+
+
+class Concede(Command):
+    name = "CONCEDE"
+    usage = "CONCEDE [TO] <power>   (NOCONCEDE withdraws)"
+    summary = "concede the game to a power (it wins when all the others do)"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        words = [w for w in invocation.args.split() if w.upper() != "TO"]
+        if not words:
+            raise CommandError(f"write {self.usage}")
+        found = ctx.services.variant_of(game).map.power_named(" ".join(words))
+        if found is None:
+            raise CommandError(f"no power {' '.join(words)!r} in {game.name}")
+        try:
+            ended = votes.concede(ctx.services, ctx.session, game, power, found.name)
+        except GameError as exc:
+            raise CommandError(str(exc)) from None
+        return [f"{game.name} is over: conceded to {found.name}."] if ended else [f"{power} concedes to {found.name}."]
+
+
+class NoConcede(Command):
+    name = "NOCONCEDE"
+    summary = "withdraw your concession"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        votes.concede(ctx.services, ctx.session, game, power, None)
+        return [f"{power} no longer concedes."]
+
+
+class Resign(Command):
+    name = "RESIGN"
+    summary = "leave the game; your power waits for a replacement"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game, power = ctx.require_power()
+        if ctx.is_gm:
+            raise CommandError("a game master ejects players with EJECT")
+        eject(ctx.services, ctx.session, game, power, actor=ctx.sender)
+        tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: {power} resigned",
+                text=f"The player of {power} has resigned. Give the power to someone with REPLACE {power} <address>.")
+        ctx.seat = None
+        return [f"You have left {game.name}. Thank you for playing {power}."]
+
+
+class History(Command):
+    name = "HISTORY"
+    usage = "HISTORY [number of phases]"
+    summary = "the results of the last phases (5 unless you say), and the press you may see"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game = ctx.require_game()
+        try:
+            count = int(invocation.args or 5)
+        except ValueError:
+            raise CommandError(f"write {self.usage}") from None
+        records = list(ctx.session.scalars(
+            select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False))
+            .order_by(PhaseRecord.seq.desc()).limit(max(1, min(count, 50)))
+        ))
+        lines: list[str] = []
+        for record in reversed(records):
+            lines.append(f"{record.phase}:")
+            for result in record.results.get("results", []):
+                outcome = "" if result["succeeded"] else f"  (*{result['reason']}*)"
+                lines.append(f"  {result['power'] + ':':<10} {result['order']}{outcome}")
+        if not records:
+            lines.append(f"No phase of {game.name} has been processed yet.")
+        lines += visible_press(ctx, game)
+        return lines
+
+
+class Map(Command):
+    name = "MAP"
+    summary = "a picture of the board after the last processed phase (attached)"
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        game = ctx.require_game()
+        record = ctx.session.scalar(
+            select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False))
+            .order_by(PhaseRecord.seq.desc()).limit(1))
+        ctx.attach = {"map": {"game": game.id, "phase": record.id if record else None}}
+        return [f"The map of {game.name} at {game.phase} is attached."]

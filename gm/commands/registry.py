@@ -1,0 +1,79 @@
+"""The command table: every command a mail may carry, in the order HELP lists them."""
+
+from __future__ import annotations
+
+import difflib
+
+from gm.commands import account, master, player, press
+from gm.commands.base import Command, CommandError, Invocation, MailContext
+
+PLAYER_COMMANDS: tuple[type[Command], ...] = (
+    player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
+    player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
+    player.NoConcede, player.Resign, account.Set,
+)
+GM_COMMANDS: tuple[type[Command], ...] = (
+    master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,
+    master.Replace, master.Become, master.Start,
+)
+
+
+class Help(Command):
+    name = "HELP"
+    usage = "HELP [command]"
+    summary = "this list, or how to write one command"
+
+    def __init__(self, table: CommandTable):
+        self.table = table
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        wanted = invocation.args.strip().upper()
+        if wanted:
+            command = self.table.find(wanted)
+            if command is None:
+                raise CommandError(self.table.unknown(wanted))
+            return [command.usage or command.name, f"  {command.summary}"]
+        lines = ["Commands (one per line; the order lines of your power need no command):", ""]
+        for command in self.table.player_commands:
+            lines.append(f"  {command.usage or command.name}")
+            lines.append(f"      {command.summary}")
+        lines += ["", "For the game master, after SIGNON GM <game> <secret>:", ""]
+        for command in self.table.gm_commands:
+            lines.append(f"  {command.usage or command.name}")
+            lines.append(f"      {command.summary}")
+        lines += ["", "SIGNOFF ends the mail; quoted text and signatures are ignored.",
+                  "Orders: one per line, e.g. A Paris - Burgundy, F Lon S A Wal - Yor, A Mar H, BUILD F Brest."]
+        return lines
+
+
+class CommandTable:
+    def __init__(self) -> None:
+        self.player_commands: list[Command] = [Help(self), *(c() for c in PLAYER_COMMANDS)]
+        self.gm_commands: list[Command] = [c() for c in GM_COMMANDS]
+        self.orders = player.Orders()
+        self.by_name: dict[str, Command] = {}
+        for command in [*self.player_commands, *self.gm_commands]:
+            for spelling in (command.name, *command.aliases):
+                self.by_name[spelling.upper()] = command
+
+    @property
+    def spellings(self) -> dict[str, str]:
+        return {spelling: command.name for spelling, command in self.by_name.items()}
+
+    @property
+    def bodied(self) -> set[str]:
+        return {c.name for c in self.by_name.values() if c.takes_body}
+
+    def find(self, name: str) -> Command | None:
+        if name == "":
+            return self.orders
+        return self.by_name.get(name.upper())
+
+    def closest(self, word: str) -> str | None:
+        found = difflib.get_close_matches(word.upper(), list(self.by_name), n=1, cutoff=0.75)
+        return self.by_name[found[0]].name if found else None
+
+    def unknown(self, word: str) -> str:
+        near = self.closest(word)
+        hint = f" Did you mean {near}?" if near else ""
+        return f"unknown command {word!r}.{hint} HELP lists the commands."
