@@ -132,10 +132,8 @@ def load_stored_phase(variant: Any, game_name: str, phase_text: str, config_path
     """
     from sqlalchemy import select
 
-    from gm.adjudicator.engine import adjudicate
     from gm.config import ConfigError, load_config
-    from gm.orders import OrderGrammar
-    from gm.orders.parser import parse_orders
+    from gm.games.pictures import phase_report
     from gm.store.codec import decode_position
     from gm.store.database import Database
     from gm.store.models import Game, PhaseRecord
@@ -172,15 +170,7 @@ def load_stored_phase(variant: Any, game_name: str, phase_text: str, config_path
                 ).all()
                 known = ", ".join([*done, *([game.phase] if game.phase else [])]) or "none yet"
                 raise NoGameStore(f"game {game_name!r} has no phase {phase} (its phases: {known})")
-            position = decode_position(variant, record.position_before)
-            grammar = OrderGrammar.for_variant(variant)
-            orders = [
-                (power, parsed.order)
-                for power, lines in (record.orders or {}).items()
-                for parsed in parse_orders("\n".join(lines), grammar)
-                if parsed.order is not None
-            ]
-            return position, adjudicate(variant, position, orders)
+            return phase_report(variant, record)
     except NoGameStore:
         raise
     except Exception as exc:  # no database, or no schema in it

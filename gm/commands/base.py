@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from sqlalchemy.orm import Session
@@ -57,6 +58,9 @@ class MailContext:
     is_gm: bool = False
     acting_as: str | None = None  # the power a GM has BECOME
     attach: dict[str, Any] | None = None
+    # What must be recorded even when the command fails and its changes are undone
+    # (a wrong secret is logged; a new address is reported to the player).
+    keep: list[Callable[[], None]] = field(default_factory=list)
 
     @property
     def power(self) -> str | None:

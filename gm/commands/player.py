@@ -95,7 +95,7 @@ class Signon(Command):
         return [f"Signed on as the game master of {game.name}.", deadline_line(ctx, game)]
 
     def _failed(self, ctx: MailContext, game: Game, power: str | None) -> None:
-        ctx.services.audit(ctx.session, game, ctx.sender, "signon-failed", power=power)
+        ctx.keep.append(lambda: ctx.services.audit(ctx.session, game, ctx.sender, "signon-failed", power=power))
 
     def _too_many_failures(self, ctx: MailContext) -> bool:
         since = ctx.now - timedelta(hours=1)
@@ -104,6 +104,9 @@ class Signon(Command):
         return bool(failures and failures >= MAX_FAILED_SIGNONS)
 
     def _new_address(self, ctx: MailContext, game: Game, seat: Seat) -> None:
+        ctx.keep.append(lambda: self._report_new_address(ctx, game, seat))
+
+    def _report_new_address(self, ctx: MailContext, game: Game, seat: Seat) -> None:
         assert seat.player is not None
         ctx.services.audit(ctx.session, game, ctx.sender, "signon-new-address", power=seat.power)
         ctx.services.mailer.queue(
@@ -181,6 +184,9 @@ def _centres_by_power(game: Game) -> dict[str, list[str]]:
 class Orders(Command):
     name = ""  # lines that are not commands
     summary = "order lines, one per line, in any usual spelling"
+
+    def echo(self, invocation: Invocation) -> list[str]:
+        return invocation.body
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game, power = ctx.require_power()

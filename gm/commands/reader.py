@@ -3,17 +3,24 @@ the lines up to ENDPRESS; runs of other lines are orders (checked once the power
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from gm.commands.base import Invocation
 
 ORDERS = ""  # the name of the implicit "these lines are orders" command
+UNKNOWN = "?"  # a line that starts with a misspelt command
 END_PRESS = ("ENDPRESS", "END PRESS", "ENDBROADCAST")
 
 
-def read_invocations(lines: list[tuple[int, str]], names: Mapping[str, str], bodied: set[str]) -> list[Invocation]:
+def read_invocations(
+    lines: list[tuple[int, str]],
+    names: Mapping[str, str],
+    bodied: set[str],
+    misspelt: Callable[[str], bool] = lambda word: False,
+) -> list[Invocation]:
     """``names`` maps every spelling (upper case) to a command name; ``bodied`` are the names
-    whose command takes the following lines as its body."""
+    whose command takes the following lines as its body; ``misspelt(word)`` says whether a word
+    that is no command is close enough to one to be a misspelling rather than an order."""
     result: list[Invocation] = []
     index = 0
     while index < len(lines):
@@ -24,6 +31,9 @@ def read_invocations(lines: list[tuple[int, str]], names: Mapping[str, str], bod
             continue
         word, _, rest = text.partition(" ")
         name = names.get(word.upper().rstrip(":"))
+        if name is None and misspelt(word.upper().rstrip(":")):
+            result.append(Invocation(UNKNOWN, rest.strip(), number, text))
+            continue
         if name is None:
             if result and result[-1].name == ORDERS:
                 result[-1].body.append(text)  # one run of order lines is one submission

@@ -6,6 +6,7 @@ import difflib
 
 from gm.commands import account, master, player, press
 from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.commands.reader import ORDERS, UNKNOWN
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
@@ -46,11 +47,23 @@ class Help(Command):
         return lines
 
 
+class Unknown(Command):
+    name = "?"
+    summary = "a misspelt command"
+
+    def __init__(self, table: CommandTable):
+        self.table = table
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        raise CommandError(self.table.unknown(invocation.text.split()[0]))
+
+
 class CommandTable:
     def __init__(self) -> None:
         self.player_commands: list[Command] = [Help(self), *(c() for c in PLAYER_COMMANDS)]
         self.gm_commands: list[Command] = [c() for c in GM_COMMANDS]
         self.orders = player.Orders()
+        self.unknown_command = Unknown(self)
         self.by_name: dict[str, Command] = {}
         for command in [*self.player_commands, *self.gm_commands]:
             for spelling in (command.name, *command.aliases):
@@ -65,9 +78,16 @@ class CommandTable:
         return {c.name for c in self.by_name.values() if c.takes_body}
 
     def find(self, name: str) -> Command | None:
-        if name == "":
+        if name == ORDERS:
             return self.orders
+        if name == UNKNOWN:
+            return self.unknown_command
         return self.by_name.get(name.upper())
+
+    def misspelt(self, word: str) -> bool:
+        """A word that is no command but close to one, and could not start an order."""
+        return len(word) >= 4 and word.isalpha() and word not in ("ARMY", "FLEET") and bool(
+            difflib.get_close_matches(word, list(self.by_name), n=1, cutoff=0.8))
 
     def closest(self, word: str) -> str | None:
         found = difflib.get_close_matches(word.upper(), list(self.by_name), n=1, cutoff=0.75)

@@ -1,0 +1,31 @@
+"""The picture of a stored phase (its orders drawn with their outcomes), or of a game as it stands."""
+
+from __future__ import annotations
+
+from gm.adjudicator.engine import adjudicate
+from gm.adjudicator.variant import Variant
+from gm.games.context import Services
+from gm.games.orderbook import parse_stored
+from gm.orders import OrderGrammar
+from gm.render import render_phase_png
+from gm.store.codec import decode_position
+from gm.store.models import Game, PhaseRecord
+
+
+def phase_report(variant: Variant, record: PhaseRecord):  # type: ignore[no-untyped-def]
+    """A processed phase adjudicated again from its stored position and orders (the engine is
+    deterministic, so this is the outcome the players were sent)."""
+    position = decode_position(variant, record.position_before)
+    grammar = OrderGrammar.for_variant(variant)
+    orders = [(power, order) for power, lines in (record.orders or {}).items() for order in parse_stored(grammar, lines)]
+    return position, adjudicate(variant, position, orders)
+
+
+def phase_png(services: Services, game: Game, record: PhaseRecord) -> bytes:
+    variant = services.variant_of(game)
+    position, report = phase_report(variant, record)
+    return render_phase_png(variant, position, report)
+
+
+def current_png(services: Services, game: Game) -> bytes:
+    return render_phase_png(services.variant_of(game), services.position_of(game))

@@ -1,0 +1,232 @@
+"""Players and the GM talk to gm by mail: what each kind of mail gets back."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from gm.games.lifecycle import find_game, seat_of
+from gm.store.models import InboundMail, InboundStatus, OrderSet, Press
+from tests.mail.conftest import GM_SECRET, Post, secret_of
+
+FRANCE = "france@example.test"
+
+
+def signon(power: str = "France") -> str:
+    return f"SIGNON {power} g {secret_of(power)}\n"
+
+
+def test_orders_with_mistakes_and_corrections(post: Post) -> None:
+    post.send(FRANCE, signon() + "A Paris - Burgundy\nA Mar - Spian\nF Brest - Picardie\n")
+    body = post.reply(FRANCE)
+    assert "> SIGNON France g ****" in body and secret_of("France") not in body
+    assert "Signed on as France in g." in body
+    assert "-> Army Paris -> Burgundy" in body
+    assert "Spain" in body and "ERROR" in body  # the misspelt province, with a suggestion
+    assert "Still without orders: A MAR, F BRE" in body
+    assert "Deadline for S1901M:" in body and "(UTC)" in body  # the player's own zone
+    post.send(FRANCE, signon() + "A Mar - Spain\nF Bre - Mid-Atlantic\nA Paris - Picardy\n")
+    body = post.reply(FRANCE)
+    assert "Current orders for France in g, Spring 1901 movement:" in body
+    assert "Army Paris -> Picardy" in body and "Army Paris -> Burgundy" not in body.split("Current orders")[1]
+    assert "Still without orders" not in body
+    with post.world.services.db.sessions() as session:
+        sets = list(session.scalars(select(OrderSet).where(OrderSet.power == "France").order_by(OrderSet.version)))
+        assert [s.version for s in sets] == [1, 2] and all(s.inbound_id for s in sets)
+        assert sorted(sets[-1].lines) == ["A MAR - SPA", "A PAR - PIC", "F BRE - MAO"]
+
+
+def test_status_and_clear_show_only_your_own_orders(post: Post) -> None:
+    post.send("germany@example.test", signon("Germany") + "A Munich - Ruhr\n")
+    post.send(FRANCE, signon() + "STATUS\n")
+    body = post.reply(FRANCE)
+    assert "Current orders for France" in body and "Munich" not in body
+    post.send(FRANCE, signon() + "A PAR H\nCLEAR\nSTATUS\n")
+    assert "All orders of France for S1901M are cleared." in post.reply(FRANCE)
+    assert "(none)" in post.reply(FRANCE)
+
+
+def test_wrong_secrets_are_refused_logged_and_rate_limited(post: Post) -> None:
+    for _ in range(5):
+        post.send(FRANCE, "SIGNON France g nonsense\nA PAR H\n")
+    assert "wrong secret for France in g" in post.reply(FRANCE)
+    assert "orders need a power" in post.reply(FRANCE)
+    post.send(FRANCE, signon() + "A PAR H\n")
+    assert "too many wrong secrets" in post.reply(FRANCE)
+    post.world.clock.advance(timedelta(hours=1, minutes=1))
+    post.send(FRANCE, signon() + "A PAR H\n")
+    assert "Signed on as France" in post.reply(FRANCE)
+
+
+def test_the_right_secret_from_a_new_address_alerts_the_player(post: Post) -> None:
+    post.send("intruder@example.test", signon() + "A PAR - BUR\n")
+    assert "not the registered address" in post.reply("intruder@example.test")
+    alert = post.mails(to=FRANCE, kind="security")
+    assert alert and "intruder@example.test" in alert[0].body
+    with post.world.services.db.sessions() as session:
+        assert session.scalar(select(OrderSet.id)) is None
+
+
+def test_a_mail_delivered_twice_is_acted_on_once(post: Post) -> None:
+    first = post.send(FRANCE, signon() + "A PAR H\n", message_id="<same@example.test>")
+    second = post.send(FRANCE, signon() + "A PAR H\n", message_id="<same@example.test>")
+    assert first is not None and second is None
+    assert len([m for m in post.mails(to=FRANCE) if m.kind == "reply"]) == 1
+
+
+def test_mail_gm_must_never_answer(post: Post) -> None:
+    cases = [
+        {"Auto_Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"List_Id": "<players.example.test>"},
+        {"Return_Path": "<>"},
+        {"X_Autoreply": "yes"},
+    ]
+    for headers in cases:
+        post.send(FRANCE, "I am on holiday.", **headers)
+    post.send("MAILER-DAEMON@example.test", "Undeliverable")
+    post.send("judge@example.test", "HELP")
+    post.send(FRANCE, "HELP", message_id="<gm.0123456789abcdef@example.test>")
+    with post.world.services.db.sessions() as session:
+        rows = list(session.scalars(select(InboundMail)))
+    assert len(rows) == 8 and all(r.status == InboundStatus.IGNORED for r in rows)
+    assert [m for m in post.mails() if m.kind in ("reply", "refusal")] == []
+
+
+def test_html_quotes_signatures_and_signoff(post: Post) -> None:
+    html = ("<html><body><p>SIGNON France g " + secret_of("France") + "</p><p>A Paris - Burgundy</p>"
+            "<blockquote>A Marseilles - Spain</blockquote></body></html>")
+    post.send(FRANCE, html, html=True)
+    body = post.reply(FRANCE)
+    assert "Army Paris -> Burgundy" in body and "Marseilles -> Spain" not in body
+    post.send(FRANCE, signon() + "F Brest - Mid-Atlantic\n> A Mar - Spa\nSIGNOFF\nA Mar - Gascony\n-- \nA Mar - Burgundy\n")
+    body = post.reply(FRANCE)
+    assert "Mid-Atlantic" in body and "Gascony" not in body and "Marseilles" not in body.split("Current")[0]
+
+
+def test_unknown_commands_get_a_helpful_answer(post: Post) -> None:
+    post.send(FRANCE, "SINGON France g secret\nHELLP\n")
+    body = post.reply(FRANCE)
+    assert "unknown command 'SINGON'. Did you mean SIGNON?" in body
+    assert "Did you mean HELP?" in body and "HELP lists the commands" in body
+
+
+def test_several_commands_get_a_section_each(post: Post) -> None:
+    post.send(FRANCE, "HELP\nLIST\nLIST g\n" + signon() + "WAIT\nDRAW\n")
+    body = post.reply(FRANCE)
+    for echo in ("> HELP", "> LIST", "> LIST g", "> SIGNON France g ****", "> WAIT", "> DRAW"):
+        assert echo in body
+    assert "SIGNON <power> <game> <secret>" in body  # from HELP
+    assert "g " in body and "standard" in body  # from LIST
+    assert "France votes for a draw." in body
+    assert "france@example.test" not in body.split("> LIST g")[1]  # no addresses revealed
+
+
+def test_press_follows_the_rules_and_is_archived(post: Post) -> None:
+    post.send(FRANCE, signon() + "PRESS TO Germany Italy\nLet us talk.\nENDPRESS\n")
+    assert "Press sent to Germany, Italy." in post.reply(FRANCE)
+    relayed = post.mails(to="germany@example.test", kind="press")
+    assert relayed and "Press from France to Germany, Italy" in relayed[0].body and FRANCE not in relayed[0].body
+    assert post.mails(to="england@example.test", kind="press") == []
+    assert post.mails(to="master@example.test", kind="press")  # the GM sees all press
+    post.send(FRANCE, signon() + "BROADCAST GREY\nSomeone is lying.\nENDPRESS\n")
+    grey = post.mails(to="england@example.test", kind="press")
+    assert grey and "an anonymous power" in grey[0].body and "France" not in grey[0].body
+    post.send("england@example.test", signon("England") + "HISTORY\n")
+    history = post.reply("england@example.test")
+    assert "Someone is lying." in history and "Let us talk." not in history
+    post.send("germany@example.test", signon("Germany") + "HISTORY\n")
+    assert "Let us talk." in post.reply("germany@example.test")
+    with post.world.services.db.sessions() as session:
+        assert len(list(session.scalars(select(Press)))) == 2
+
+
+def test_press_is_refused_where_the_game_forbids_it(post: Post) -> None:
+    game_file_text = post.world.config.games_dir.joinpath("g.yaml").read_text()
+    import os
+
+    post.world.config.games_dir.joinpath("g.yaml").write_text(game_file_text.replace("press: grey", "press: broadcast"))
+    path = post.world.config.games_dir / "g.yaml"
+    os.utime(path, (path.stat().st_atime + 5, path.stat().st_mtime + 5))
+    post.world.tick()
+    post.send(FRANCE, signon() + "PRESS TO Germany\nsecret plan\nENDPRESS\nPRESS GREY\nboo\nENDPRESS\n")
+    body = post.reply(FRANCE)
+    assert "allows only press to everyone" in body and "does not allow grey" in body
+
+
+def test_the_game_master_by_mail(post: Post) -> None:
+    gm = "master@example.test"
+    post.send(gm, f"SIGNON GM g wrong\nPREVIEW\n")
+    assert "wrong game master secret" in post.reply(gm)
+    post.send(gm, f"SIGNON GM g {GM_SECRET}\nBECOME France\nA Paris - Burgundy\nPREVIEW\nPROCESS F1901M\nPROCESS S1901M\n")
+    body = post.reply(gm)
+    assert "Acting as France" in body and "Army Paris -> Burgundy" in body
+    assert "the current phase of g is S1901M, not F1901M" in body
+    assert "will be processed within a minute" in body
+    assert post.mails(to=gm, kind="preview")
+    assert post.world.tick().processed == ["g S1901M"]
+    post.send(FRANCE, signon() + "PROCESS F1901M\n")
+    assert "only the game master of g may do that" in post.reply(FRANCE)
+
+
+def test_join_by_mail(post: Post, world) -> None:  # type: ignore[no-untyped-def]
+    world.write_game("h", "variant: standard\ngm: master@example.test\n")
+    world.tick()
+    post.send("newcomer@example.test", "JOIN h France\n")
+    body = post.reply("newcomer@example.test")
+    assert "You have joined h, asking for France." in body
+    secret = re.search(r"^    (\S+)$", body, re.M).group(1)
+    post.send("newcomer@example.test", "JOIN h\n")
+    assert "already joined" in post.reply("newcomer@example.test")
+    with world.services.db.sessions() as session:
+        from gm.games.passwords import verify_secret
+
+        seat = [s for s in find_game(session, "h").seats if s.player.email == "newcomer@example.test"][0]
+        assert verify_secret(secret, seat.secret_hash)
+
+
+def test_account_settings(post: Post) -> None:
+    post.send(FRANCE, signon() + "SET TIMEZONE Asia/Tokyo\nSET PASSWORD newsecret99\nSTATUS\n")
+    body = post.reply(FRANCE)
+    assert "newsecret99" not in body and "> SET PASSWORD ****" in body
+    assert "(Asia/Tokyo)" in body
+    post.send(FRANCE, "SIGNON France g newsecret99\nSET ADDRESS paris@example.test\n")
+    assert "Your address is now paris@example.test" in post.reply(FRANCE)
+    assert post.mails(to=FRANCE, kind="security")
+    post.send("paris@example.test", "SIGNON France g newsecret99\nSET ABSENCE 2026-02-01 2026-02-10\n")
+    assert "absence from 2026-02-01 to 2026-02-10 is noted" in post.reply("paris@example.test")
+
+
+def test_oversize_mail_is_refused_politely(post: Post) -> None:
+    post.send(FRANCE, signon() + ("x" * 80 + "\n") * 8000)
+    refusal = post.mails(to=FRANCE, kind="refusal")
+    assert refusal and "plain text" in refusal[0].body
+
+
+def test_a_failing_mail_is_shunted_kept_and_can_be_run_again(post: Post, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from gm.commands.player import Status
+
+    def broken(self, ctx, invocation):  # type: ignore[no-untyped-def]
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(Status, "run", broken)
+    mail_id = post.send(FRANCE, signon() + "STATUS\n")
+    with post.world.services.db.sessions() as session:
+        row = session.get(InboundMail, mail_id)
+        assert row.status == InboundStatus.SHUNTED and "database on fire" in row.error
+    alert = post.mails(kind="gm-alert")
+    assert alert and f"gm unshunt {mail_id}" in alert[-1].body
+    monkeypatch.undo()
+    assert post.intake.unshunt(mail_id)
+    with post.world.services.db.sessions() as session:
+        assert session.get(InboundMail, mail_id).status == InboundStatus.DONE
+    assert "Current orders for France" in post.reply(FRANCE)
+
+
+def test_a_rate_limit_per_sender(post: Post) -> None:
+    post.world.services.config.__dict__  # noqa: B018 - the default limit is 30 an hour
+    for _ in range(31):
+        post.send("spammer@example.test", "HELP\n")
+    assert len(post.mails(to="spammer@example.test")) == 30
