@@ -8,8 +8,14 @@ from gm.clock import Clock, SystemClock
 from gm.config import AppConfig
 from gm.games.context import Faults, Services
 from gm.games.mailer import Mailer
+from gm.runtime.daemon import Daemon
 from gm.runtime.scheduler import Scheduler
+from gm.services.intake import Intake
+from gm.services.sending import Dispatcher
 from gm.store.database import Database
+from gm.store.mailboxes import DatabaseWatermarks
+from gm.transport import Sender
+from gm.transport.factory import make_inbox, make_sender
 from gm.variants.catalog import VariantCatalog
 
 
@@ -27,6 +33,14 @@ class App:
             faults=faults or Faults(os.environ.get("GM_CRASH_AT")),
         )
         self.scheduler = Scheduler(self.services)
+        self.intake = Intake(self.services)
+
+    def dispatcher(self, sender: Sender | None = None) -> Dispatcher:
+        return Dispatcher(self.services, sender or make_sender(self.config.outbound))
+
+    def daemon(self) -> Daemon:
+        inbox = make_inbox(self.config.inbound, DatabaseWatermarks(self.db))
+        return Daemon(inbox, self.intake, self.scheduler, self.dispatcher())
 
     def close(self) -> None:
         self.db.dispose()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
-import time
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +44,13 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def run_tick(args: argparse.Namespace) -> int:
     app = App(config_from(args))
     try:
-        report = app.scheduler.tick()
-        for line in report.processed:
+        report = asyncio.run(app.daemon().once())
+        for line in report.tick.processed:
             print(f"processed {line}")
-        for line in report.refused_settings:
+        for line in report.tick.refused_settings:
             print(line)
+        if report.received or report.sent:
+            print(f"received {report.received} mails, sent {report.sent}")
     finally:
         app.close()
     return 0
@@ -58,15 +60,16 @@ def run_daemon(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = App(config_from(args))
     try:
-        while True:
-            report = app.scheduler.tick()
-            for line in report.processed:
-                logging.info("processed %s", line)
-            if args.once:
-                return 0
-            time.sleep(args.interval)
+        daemon = app.daemon()
+        if args.once:
+            asyncio.run(daemon.once())
+            return 0
+        asyncio.run(daemon.run(tick_seconds=args.interval))
+    except KeyboardInterrupt:
+        return 0
     finally:
         app.close()
+    return 0
 
 
 def run_reload(args: argparse.Namespace) -> int:

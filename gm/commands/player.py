@@ -71,7 +71,7 @@ class Signon(Command):
             raise CommandError(f"{ctx.sender} is not the registered address of {seat.power} in {game.name}; "
                                "send from your registered address (SET ADDRESS changes it)")
         ctx.game, ctx.seat, ctx.is_gm = game, seat, False
-        return [f"Signed on as {seat.power} in {game.name}.", deadline_line(ctx, game)]
+        return [f"Signed on as {seat.power} in {game.name}" + (f" ({game.phase})." if game.phase else ".")]
 
     def _seat(self, ctx: MailContext, game: Game, who: str) -> Seat:
         variant = ctx.services.variant_of(game)
@@ -186,7 +186,7 @@ class Orders(Command):
     summary = "order lines, one per line, in any usual spelling"
 
     def echo(self, invocation: Invocation) -> list[str]:
-        return invocation.body
+        return []  # each line is shown with how it was understood
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game, power = ctx.require_power()

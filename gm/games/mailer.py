@@ -37,7 +37,8 @@ def format_moment(moment: datetime | None, zone: str | None) -> str:
         return "none"
     tz = zone_named(zone)
     local = moment.astimezone(tz)
-    return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({tz.key})"
+    named = "" if local.tzname() == tz.key else f" ({tz.key})"
+    return f"{local:%a %d %b %Y %H:%M} {local.tzname()}{named}"
 
 
 def format_span(delta: timedelta) -> str:

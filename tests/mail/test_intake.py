@@ -22,11 +22,11 @@ def test_orders_with_mistakes_and_corrections(post: Post) -> None:
     post.send(FRANCE, signon() + "A Paris - Burgundy\nA Mar - Spian\nF Brest - Picardie\n")
     body = post.reply(FRANCE)
     assert "> SIGNON France g ****" in body and secret_of("France") not in body
-    assert "Signed on as France in g." in body
+    assert "Signed on as France in g (S1901M)." in body
     assert "-> Army Paris -> Burgundy" in body
     assert "Spain" in body and "ERROR" in body  # the misspelt province, with a suggestion
     assert "Still without orders: A MAR, F BRE" in body
-    assert "Deadline for S1901M:" in body and "(UTC)" in body  # the player's own zone
+    assert "Deadline for S1901M: Wed 07 Jan 2026 12:00 UTC" in body  # in the player's own zone
     post.send(FRANCE, signon() + "A Mar - Spain\nF Bre - Mid-Atlantic\nA Paris - Picardy\n")
     body = post.reply(FRANCE)
     assert "Current orders for France in g, Spring 1901 movement:" in body
@@ -191,7 +191,7 @@ def test_account_settings(post: Post) -> None:
     post.send(FRANCE, signon() + "SET TIMEZONE Asia/Tokyo\nSET PASSWORD newsecret99\nSTATUS\n")
     body = post.reply(FRANCE)
     assert "newsecret99" not in body and "> SET PASSWORD ****" in body
-    assert "(Asia/Tokyo)" in body
+    assert "21:00 JST (Asia/Tokyo)" in body
     post.send(FRANCE, "SIGNON France g newsecret99\nSET ADDRESS paris@example.test\n")
     assert "Your address is now paris@example.test" in post.reply(FRANCE)
     assert post.mails(to=FRANCE, kind="security")

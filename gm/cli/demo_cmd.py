@@ -1,0 +1,28 @@
+"""``gm demo``: a game played by mail on the embedded defaults, printed as it goes."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def register(commands: Any) -> None:
+    demo = commands.add_parser("demo", help="play a short game by mail on the embedded defaults")
+    demo.add_argument("--years", type=int, default=1, help="game years to play")
+    demo.add_argument("--home", help="keep the judge's files here (default: a fresh temporary folder)")
+    demo.add_argument("--seed", type=int, default=1901)
+    demo.set_defaults(run=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from gm.demo import Demo
+
+    home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="gm-demo-"))
+    if args.home and home.exists():
+        shutil.rmtree(home)
+    Demo(home, sys.stdout, seed=args.seed).run(years=args.years)
+    return 0

@@ -1,0 +1,163 @@
+"""A game played by mail on the embedded defaults (SQLite, local Maildir folders), on a fast clock.
+
+Seven players write their orders as mails (with a mistake or two, corrected in a second mail,
+and some press), which are dropped into the judge's inbox folder; the judge answers into its
+outbox folder; the clock jumps to each deadline. Everything goes through gm's real mail path:
+the Maildir inbox, the intake, the scheduler, the outbox dispatcher. What each player
+receives is printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+import random
+import re
+import textwrap
+from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import TextIO
+
+from gm.app import App
+from gm.bots.plausible import PlausiblePlayer
+from gm.clock import ManualClock
+from gm.config import AppConfig, MailboxConfig, default_config
+from gm.games.lifecycle import find_game
+from gm.reports.names import Namer
+
+DOMAIN = "example.test"
+PLAYERS = {"Austria": "anna", "England": "edward", "France": "francoise", "Germany": "greta",
+           "Italy": "ivo", "Russia": "ruslan", "Turkey": "tarik"}
+SETTINGS = """\
+variant: standard
+gm: master@{domain}
+timezone: Europe/Paris
+deadlines: {{movement: 48h, retreats: 24h, adjustments: 24h}}
+reminders: [24h]
+early: {{delay: 5m}}
+press: grey
+players:
+{players}
+"""
+
+
+class Demo:
+    def __init__(self, home: Path, out: TextIO, seed: int = 1901):
+        self.out = out
+        base = default_config(home)
+        self.config = AppConfig(**{
+            **base.__dict__,
+            "judge_address": f"judge@{DOMAIN}",
+            "admin_address": f"postmaster@{DOMAIN}",
+            "inbound": MailboxConfig(kind="maildir", path=home / "mail" / "inbox"),
+            "outbound": MailboxConfig(kind="maildir", path=home / "mail" / "outbox"),
+        })
+        self.config.games_dir.mkdir(parents=True, exist_ok=True)
+        (home / "mail").mkdir(parents=True, exist_ok=True)
+        self.clock = ManualClock()
+        self.app = App(self.config, clock=self.clock)
+        self.daemon = self.app.daemon()
+        self.inbox = mailbox.Maildir(str(self.config.inbound.path), create=True)
+        self.outbox = mailbox.Maildir(str(self.config.outbound.path), create=True)
+        self.rng = random.Random(seed)
+        self.secrets: dict[str, str] = {}
+
+    def address(self, power: str) -> str:
+        return f"{PLAYERS[power]}@{DOMAIN}"
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    # -- the mail path ---------------------------------------------------------------
+
+    def mail(self, power: str, body: str, subject: str = "orders") -> None:
+        message = EmailMessage()
+        message["From"] = f"{PLAYERS[power].capitalize()} <{self.address(power)}>"
+        message["To"] = self.config.judge_address
+        message["Subject"] = subject
+        message["Message-ID"] = make_msgid(domain=DOMAIN)
+        message.set_content(body)
+        self.inbox.add(message)
+        self.say(f"--> {self.address(power)} mails the judge ({subject}):")
+        self.say(textwrap.indent(body.rstrip(), "      | ", lambda line: True))
+
+    def round(self) -> None:
+        asyncio.run(self.daemon.once())
+        self.read_post()
+
+    def read_post(self) -> None:
+        """Print what arrived in the players' mailboxes (a mail sent to several people once)."""
+        received: dict[tuple[str, str], list[str]] = {}
+        for key in sorted(self.outbox.keys()):  # Maildir names start with the time of delivery
+            message = self.outbox[key]
+            text, to, subject = _text_of(message), str(message["To"]), str(message["Subject"])
+            self._learn_secret(to, subject, text)
+            attached = [p.get_filename() for p in message.walk() if p.get_filename()]
+            if attached:
+                subject += f"  [attached: {', '.join(attached)}]"
+            received.setdefault((subject, text), []).append(to)
+            self.outbox.remove(key)
+        for (subject, text), readers in received.items():
+            who = readers[0] if len(readers) == 1 else f"{len(readers)} readers ({', '.join(r.split('@')[0] for r in readers)})"
+            self.say(f"<-- {who} receive: {subject}")
+            self.say(textwrap.indent(text.rstrip(), "      | ", lambda line: True))
+
+    def _learn_secret(self, to: str, subject: str, text: str) -> None:
+        secret = re.search(r"^    ([a-z]+-[a-z]+-[a-z]+-\d+)$", text, re.M)
+        power = next((p for p, name in PLAYERS.items() if to.startswith(name + "@")), None)
+        if secret and power and "joined" in subject:
+            self.secrets[power] = secret.group(1)
+
+    # -- the story -----------------------------------------------------------------
+
+    def run(self, years: int = 1) -> None:
+        players = "\n".join(f"  - {{email: {self.address(p)}, power: {p}}}" for p in PLAYERS)
+        (self.config.games_dir / "demo.yaml").write_text(SETTINGS.format(domain=DOMAIN, players=players))
+        self.say(f"gm demo: home {self.config.home}; database {self.config.database_url}")
+        self.say(f"inbox {self.config.inbound.path}, outbox {self.config.outbound.path}")
+        self.say("The game master writes games/demo.yaml; the judge reads it and starts the game.")
+        self.round()
+        first = True
+        for _ in range(years * 5):
+            with self.app.db.sessions() as session:
+                game = find_game(session, "demo")
+                if game is None or game.status != "active":
+                    break
+                position = self.app.services.position_of(game)
+                variant = self.app.services.variant_of(game)
+            self.say()
+            self.say(f"==== {variant.title(position.phase)}: the players write their orders ====")
+            orders = PlausiblePlayer(variant, self.rng).orders(position)
+            namer = Namer(variant)
+            by_power: dict[str, list[str]] = {}
+            for power, order in orders:
+                by_power.setdefault(power, []).append(namer.order(order).replace(" HOLD", " holds"))
+            for power in PLAYERS:
+                lines = by_power.get(power)
+                if not lines:
+                    continue
+                body = f"SIGNON {power} demo {self.secrets.get(power, '?')}\n" + "\n".join(lines) + "\n"
+                if first and power == "France":
+                    body = body.replace("Paris", "Pariss", 1) + "PRESS TO England\nShall we share the Channel?\nENDPRESS\n"
+                self.mail(power, body)
+            self.round()
+            if first:
+                self.mail("France", f"SIGNON France demo {self.secrets.get('France', '?')}\n"
+                          + "\n".join(by_power["France"]) + "\nSTATUS\n", subject="corrected orders")
+                self.round()
+                first = False
+            self.clock.advance(timedelta(minutes=6))  # everyone is in: early processing after 5 minutes
+            self.round()
+        self.say()
+        self.say("Demo over. The whole game is in the database; the judge's files are in " + str(self.config.home))
+        self.app.close()
+
+
+def _text_of(message: mailbox.Message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/plain":
+            payload = part.get_payload(decode=True) or b""
+            return payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+    return ""

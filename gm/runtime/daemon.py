@@ -1,0 +1,78 @@
+"""The running judge: the inbox loop, the scheduler loop and the outbox loop, together.
+
+``once()`` does one round of each (what `gm tick` runs from cron); ``run()`` keeps all three
+going (what `gm run` runs under systemd). Everything they share goes through the database, so
+any number of `gm tick`, `gm receive` and `gm run` processes may run side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from gm.runtime.scheduler import Scheduler, TickReport
+from gm.services.intake import Intake
+from gm.services.sending import Dispatcher
+from gm.transport import Inbox
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RoundReport:
+    received: int = 0
+    sent: int = 0
+    tick: TickReport = field(default_factory=TickReport)
+
+
+class Daemon:
+    def __init__(self, inbox: Inbox, intake: Intake, scheduler: Scheduler, dispatcher: Dispatcher):
+        self.inbox = inbox
+        self.intake = intake
+        self.scheduler = scheduler
+        self.dispatcher = dispatcher
+        self._wake_sender = asyncio.Event()
+
+    async def once(self) -> RoundReport:
+        report = RoundReport()
+        report.received = await self.inbox.drain(self.intake.deliver)
+        report.tick = self.scheduler.tick()
+        report.sent = await self.dispatcher.drain()
+        return report
+
+    async def run(self, tick_seconds: float = 30.0, send_seconds: float = 5.0) -> None:
+        await asyncio.gather(
+            self.inbox.run(self._deliver),
+            self._every(tick_seconds, self._tick),
+            self._every(send_seconds, self.dispatcher.drain, wake=self._wake_sender),
+        )
+
+    async def _deliver(self, raw: bytes, source_key: str) -> None:
+        await self.intake.deliver(raw, source_key)
+        self._tick()  # a PROCESS or the last orders may make a phase due at once
+        self._wake_sender.set()  # answer within seconds
+
+    def _tick(self) -> None:
+        report = self.scheduler.tick()
+        for line in report.processed:
+            log.info("processed %s", line)
+        if report.processed or report.reminded:
+            self._wake_sender.set()
+
+    async def _every(self, seconds: float, action, wake: asyncio.Event | None = None) -> None:  # type: ignore[no-untyped-def]
+        while True:
+            try:
+                result = action()
+                if asyncio.iscoroutine(result):
+                    await result
+            except Exception:  # noqa: BLE001 - a daemon loop logs and goes on
+                log.exception("%s failed; trying again later", getattr(action, "__name__", action))
+            if wake is None:
+                await asyncio.sleep(seconds)
+                continue
+            try:
+                await asyncio.wait_for(wake.wait(), timeout=seconds)
+            except TimeoutError:
+                pass
+            wake.clear()
