@@ -11,8 +11,24 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   that a redelivery is recognised.
 * An **outbox** (`Sender` protocol) sends one ``email.message.EmailMessage`` and raises
   ``TemporaryFailure`` (try again later) or ``PermanentFailure`` (give up, tell the GM).
+
+Implementations: `imap.ImapInbox`, `maildir.MaildirInbox`, `maildir.MaildirSender`,
+`smtp.SmtpSender`, `pipe.read_message` (one message on stdin, for `gm receive`); `factory`
+chooses by the configured kind.
 """
 
-from gm.transport.base import Deliver, Inbox, PermanentFailure, Sender, TemporaryFailure, WatermarkStore
+from gm.transport.base import (
+    Deliver,
+    Inbox,
+    InboxUnavailable,
+    PermanentFailure,
+    Sender,
+    TemporaryFailure,
+    Watermark,
+    WatermarkStore,
+)
 
-__all__ = ["Deliver", "Inbox", "PermanentFailure", "Sender", "TemporaryFailure", "WatermarkStore"]
+__all__ = [
+    "Deliver", "Inbox", "InboxUnavailable", "PermanentFailure", "Sender", "TemporaryFailure", "Watermark",
+    "WatermarkStore",
+]

@@ -18,6 +18,11 @@ class PermanentFailure(Exception):
     """Sending can never succeed (5xx, refused recipient): give up and tell someone."""
 
 
+class InboxUnavailable(Exception):
+    """``drain`` could not reach or read the mailbox (connection, login, timeout); ``run``
+    retries such failures by itself."""
+
+
 @dataclass(frozen=True)
 class Watermark:
     uidvalidity: int
@@ -44,3 +49,11 @@ class Inbox(Protocol):
 
 class Sender(Protocol):
     async def send(self, message: EmailMessage) -> None: ...
+
+
+def backoff_delay(failures: int, random: Callable[[], float], initial: float = 1.0, cap: float = 300.0) -> float:
+    """How long to wait after the ``failures``-th failure in a row (1, 2, ...): exponential from
+    ``initial`` up to ``cap``, with jitter (between half and all of it) so that many clients
+    kept apart by one outage do not come back at the same instant."""
+    base = min(cap, initial * 2.0 ** min(max(failures, 1) - 1, 60))
+    return base * (0.5 + 0.5 * random())

@@ -1,0 +1,134 @@
+"""A local Maildir as inbox and as outbox (the embedded default: no mail server needed).
+
+Inbox: every message in new/, and in cur/ without the S (seen) flag, is delivered, oldest first;
+once ``deliver`` returned it is moved to cur/ with the S flag (``name:2,S``), so the next pass
+skips it. Its source key is ``maildir:<path>:<unique name>``, the file name without the flags
+(which stays the same when a mail program moves or flags it).
+
+Outbox: `MaildirSender` drops each outgoing message as a file into a Maildir (with the stdlib's
+``mailbox.Maildir``) for a person, a test or another program to pick up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import mailbox
+import os
+import random as _random
+from collections.abc import Awaitable, Callable
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from gm.transport.base import Deliver, TemporaryFailure, backoff_delay
+
+log = logging.getLogger(__name__)
+
+INFO_SEPARATOR = ":"  # name:2,FLAGS (mailbox.Maildir.colon)
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """``unique:2,FLAGS`` -> (unique, FLAGS)."""
+    unique, separator, info = name.partition(INFO_SEPARATOR)
+    flags = info[2:] if separator and info.startswith("2,") else ""
+    return unique, flags
+
+
+class MaildirInbox:
+    """The `Inbox` for ``kind: maildir`` (made when missing). ``run`` looks every
+    ``poll_seconds``; ``sleep`` and ``random`` (back-off jitter) can be replaced in tests."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        poll_seconds: float = 1.0,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        random: Callable[[], float] = _random.random,
+    ):
+        self.path = Path(path).absolute()
+        self.poll_seconds = poll_seconds
+        self._sleep = sleep
+        self._random = random
+
+    def _ensure(self) -> None:
+        for sub in ("tmp", "new", "cur"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+
+    def waiting(self) -> list[Path]:
+        """The files not yet done, oldest first."""
+        self._ensure()
+        found: list[tuple[float, str, Path]] = []
+        for sub in ("new", "cur"):
+            with os.scandir(self.path / sub) as entries:
+                for entry in entries:
+                    if entry.name.startswith(".") or not entry.is_file():
+                        continue
+                    unique, flags = _split_name(entry.name)
+                    if sub == "cur" and "S" in flags:
+                        continue
+                    try:
+                        mtime = entry.stat().st_mtime
+                    except FileNotFoundError:
+                        continue
+                    found.append((mtime, unique, Path(entry.path)))
+        found.sort()
+        return [path for _, _, path in found]
+
+    def source_key(self, file: Path) -> str:
+        return f"maildir:{self.path}:{_split_name(file.name)[0]}"
+
+    async def drain(self, deliver: Deliver) -> int:
+        """Deliver what is waiting now; stops at (and raises) the first failure of ``deliver``."""
+        delivered = 0
+        for file in self.waiting():
+            try:
+                raw = file.read_bytes()
+            except FileNotFoundError:  # taken by another reader meanwhile
+                continue
+            await deliver(raw, self.source_key(file))
+            self._mark_seen(file)
+            delivered += 1
+        return delivered
+
+    def _mark_seen(self, file: Path) -> None:
+        unique, flags = _split_name(file.name)
+        target = self.path / "cur" / f"{unique}{INFO_SEPARATOR}2,{''.join(sorted(set(flags) | {'S'}))}"
+        try:
+            os.replace(file, target)
+        except FileNotFoundError:
+            log.warning("%s: %s was moved away meanwhile", self.path, file.name)
+
+    async def run(self, deliver: Deliver) -> None:
+        failures = 0
+        while True:
+            try:
+                await self.drain(deliver)
+                failures = 0
+                await self._sleep(self.poll_seconds)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("%s: delivering a message failed; trying again later", self.path)
+                await self._sleep(max(self.poll_seconds, backoff_delay(failures, self._random, 1.0, 60.0)))
+
+
+class MaildirSender:
+    """The `Sender` for ``kind: maildir``: each message becomes a file in new/ of ``path``."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path).absolute()
+
+    async def send(self, message: EmailMessage) -> None:
+        try:
+            self.deliver_file(message)
+        except OSError as exc:
+            raise TemporaryFailure(f"cannot write into {self.path}: {exc}") from exc
+
+    def deliver_file(self, message: EmailMessage) -> str:
+        """Write ``message`` into the Maildir; returns its key (the file's unique name)."""
+        for sub in ("tmp", "new", "cur"):
+            (self.path / sub).mkdir(parents=True, exist_ok=True)
+        return mailbox.Maildir(self.path, create=False).add(message.as_bytes())

@@ -1,0 +1,116 @@
+"""One message on stdin (gm receive), choosing the transport by configuration, and the IMAP
+watermarks in the database."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from gm.clock import ManualClock
+from gm.config import ConfigError, MailboxConfig
+from gm.store.database import Database
+from gm.store.mailboxes import DatabaseWatermarks
+from gm.store.models import MailboxState
+from gm.transport import Watermark
+from gm.transport.factory import make_inbox, make_sender
+from gm.transport.imap import ImapInbox
+from gm.transport.maildir import MaildirInbox, MaildirSender
+from gm.transport.pipe import EmptyMessage, MessageTooLarge, read_message, source_key
+from gm.transport.smtp import SmtpSender
+
+from .helpers import MemoryWatermarks, message
+
+# ---- pipe -----------------------------------------------------------------------------------------
+
+
+def test_reads_the_message_as_it_is() -> None:
+    raw = message("Orders :(", body="F Lon - Nth\r\n" * 100)
+    assert read_message(io.BytesIO(raw), 1 << 20) == raw
+
+
+def test_drops_an_mbox_envelope_line() -> None:
+    raw = message("x")
+    assert read_message(io.BytesIO(b"From alice@example.test Mon Jan  5 12:00:00 2026\n" + raw), 1 << 20) == raw
+    # a header "From:" is the message itself
+    assert read_message(io.BytesIO(raw), 1 << 20).startswith(b"From: alice")
+
+
+def test_limits_and_empty_input() -> None:
+    raw = message("x", body="y" * 5000)
+    assert read_message(io.BytesIO(raw), len(raw)) == raw
+    with pytest.raises(MessageTooLarge) as too_large:
+        read_message(io.BytesIO(raw), len(raw) - 1)
+    assert too_large.value.limit_bytes == len(raw) - 1
+    with pytest.raises(MessageTooLarge):
+        read_message(io.BytesIO(b"x" * 100), 10)  # one long line
+    with pytest.raises(EmptyMessage):
+        read_message(io.BytesIO(b""), 100)
+    with pytest.raises(EmptyMessage):
+        read_message(io.BytesIO(b"From a@b Mon Jan  5 12:00:00 2026\n\n"), 100)
+
+
+def test_source_key_is_the_hash_of_the_bytes() -> None:
+    raw = message("x")
+    assert source_key(raw) == "pipe:" + hashlib.sha256(raw).hexdigest()
+    assert source_key(raw) != source_key(raw + b"\r\n")
+
+
+# ---- factory --------------------------------------------------------------------------------------
+
+
+def test_factory_chooses_by_kind(tmp_path: Path) -> None:
+    marks = MemoryWatermarks()
+    assert isinstance(make_inbox(MailboxConfig(kind="maildir", path=tmp_path), marks), MaildirInbox)
+    assert isinstance(make_inbox(MailboxConfig(kind="imap", tls="ssl"), marks), ImapInbox)
+    assert isinstance(make_sender(MailboxConfig(kind="maildir", path=tmp_path)), MaildirSender)
+    assert isinstance(make_sender(MailboxConfig(kind="smtp", tls="starttls")), SmtpSender)
+    for bad in (lambda: make_inbox(MailboxConfig(kind="smtp"), marks),
+                lambda: make_inbox(MailboxConfig(kind="maildir", path=None), marks),
+                lambda: make_inbox(MailboxConfig(kind="imap", tls="starttls"), marks),
+                lambda: make_sender(MailboxConfig(kind="imap")),
+                lambda: make_sender(MailboxConfig(kind="smtp", tls="sometimes"))):
+        with pytest.raises(ConfigError):
+            bad()
+
+
+def test_default_ports() -> None:
+    marks = MemoryWatermarks()
+    assert ImapInbox(MailboxConfig(kind="imap", tls="ssl"), marks).port == 993
+    assert ImapInbox(MailboxConfig(kind="imap"), marks).port == 143
+    assert SmtpSender(MailboxConfig(kind="smtp", tls="ssl")).port == 465
+    assert SmtpSender(MailboxConfig(kind="smtp", tls="starttls")).port == 587
+    assert SmtpSender(MailboxConfig(kind="smtp", tls="starttls", port=2525)).port == 2525
+    name = ImapInbox(MailboxConfig(kind="imap", username="gm@x.test", host="mail.x.test", port=993,
+                                   mailbox="Orders"), marks).watermark_name
+    assert name == "imap://gm@x.test@mail.x.test:993/Orders"
+
+
+# ---- watermarks in the database ---------------------------------------------------------------
+
+
+def test_database_watermarks(tmp_path: Path) -> None:
+    clock = ManualClock(datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
+    db = Database(f"sqlite:///{tmp_path / 'gm.db'}")
+    marks = DatabaseWatermarks(db, clock)
+    assert marks.load("imap://a") is None
+    marks.save("imap://a", Watermark(7, 3))
+    marks.save("imap://b", Watermark(1, 1))
+    assert marks.load("imap://a") == Watermark(7, 3)
+    marks.save("imap://a", Watermark(7, 2))  # never backwards within one UIDVALIDITY
+    assert marks.load("imap://a") == Watermark(7, 3)
+    clock.set(datetime(2026, 1, 6, tzinfo=UTC))
+    marks.save("imap://a", Watermark(9, 0))  # a new UIDVALIDITY starts again
+    assert marks.load("imap://a") == Watermark(9, 0)
+    db.dispose()
+
+    again = Database(f"sqlite:///{tmp_path / 'gm.db'}")
+    assert DatabaseWatermarks(again).load("imap://a") == Watermark(9, 0)
+    with again.unit_of_work() as session:
+        row = session.scalars(select(MailboxState).where(MailboxState.mailbox == "imap://a")).one()
+        assert row.updated_at == datetime(2026, 1, 6, tzinfo=UTC)
+    again.dispose()
