@@ -83,6 +83,8 @@ class ImapInbox:
         self._random = random
         port = config.port or (993 if config.tls == "ssl" else 143)
         self.port = port
+        # servers may log out a client silent for 30 min (RFC 3501), IDLE or not
+        self.idle_seconds = min(max(float(config.idle_seconds), 0.1), 25 * 60.0)
         self.watermark_name = f"imap://{config.username}@{config.host}:{port}/{config.mailbox}"
         #: what ``run`` is doing now: connecting, fetching, idle, polling, waiting (after a failure)
         self.state = "stopped"
@@ -119,16 +121,16 @@ class ImapInbox:
                         failures = 0
                         if session.can_idle:
                             self.state = "idle"
-                            await session.idle(self.config.idle_seconds)
+                            await session.idle(self.idle_seconds)
                         else:
                             self.state = "polling"
-                            await self._sleep(self.config.idle_seconds)
+                            await self._sleep(self.idle_seconds)
                 except asyncio.CancelledError:
                     raise
                 except _Broken as exc:
                     log.warning("%s: %s; reconnecting", self.watermark_name, exc)
                 except Exception:
-                    log.exception("%s: delivering a message failed; trying again later", self.watermark_name)
+                    log.exception("%s: reading the mailbox failed; trying again later", self.watermark_name)
                 finally:
                     if session is not None:
                         await session.close(logout=False)
@@ -219,28 +221,40 @@ class _Session:
                             inbox.watermark_name, mark.uidvalidity, self.uidvalidity)
             mark = Watermark(self.uidvalidity, 0)
             inbox.watermarks.save(inbox.watermark_name, mark)
-        await self.call(self.client.noop())  # brings the server's view of the mailbox up to date
-        response = await self.call(self.client.uid_search(f"UID {mark.last_uid + 1}:*", charset=None))
-        if response.result != "OK":
-            raise _Broken(f"UID SEARCH failed: {_text(response)}")
         delivered = 0
-        for uid in sorted(uid for uid in _search_uids(response) if uid > mark.last_uid):
-            response = await self.call(self.client.uid("fetch", str(uid), "(UID BODY.PEEK[])"))
-            if response.result != "OK":
-                raise _Broken(f"UID FETCH {uid} failed: {_text(response)}")
-            raw = _fetched_body(response, uid)
-            if raw is None:  # expunged since the search
-                log.warning("%s: message UID %d vanished before it could be fetched", inbox.watermark_name, uid)
-            else:
-                await deliver(raw, f"imap:{mailbox}:{self.uidvalidity}:{uid}")
-                delivered += 1
-            mark = Watermark(self.uidvalidity, uid)
-            inbox.watermarks.save(inbox.watermark_name, mark)
-            if raw is not None:
-                response = await self.call(self.client.uid("store", str(uid), "+FLAGS.SILENT (\\Seen)"))
+        while True:  # until a search finds nothing new: mail may come while we fetch
+            await self.call(self.client.noop())  # brings the server's view of the mailbox up to date
+            uids = await self._search(f"UID {mark.last_uid + 1}:*")
+            new = sorted(uid for uid in uids if uid > mark.last_uid)
+            if not new:
+                return delivered
+            for uid in new:
+                response = await self.call(self.client.uid("fetch", str(uid), "(UID BODY.PEEK[])"))
                 if response.result != "OK":
-                    log.warning("%s: could not set \\Seen on UID %d: %s", inbox.watermark_name, uid, _text(response))
-        return delivered
+                    raise _Broken(f"UID FETCH {uid} failed: {_text(response)}")
+                raw = _fetched_body(response, uid)
+                if raw is None:
+                    if uid in await self._search(f"UID {uid}"):
+                        log.error("%s: cannot read message UID %d (%s); skipped, left unread in the mailbox",
+                                  inbox.watermark_name, uid, _text(response))
+                    else:
+                        log.warning("%s: message UID %d vanished before it was read", inbox.watermark_name, uid)
+                else:
+                    await deliver(raw, f"imap:{mailbox}:{self.uidvalidity}:{uid}")
+                    delivered += 1
+                mark = Watermark(self.uidvalidity, uid)
+                inbox.watermarks.save(inbox.watermark_name, mark)
+                if raw is not None:
+                    response = await self.call(self.client.uid("store", str(uid), "+FLAGS.SILENT (\\Seen)"))
+                    if response.result != "OK":
+                        log.warning("%s: could not set \\Seen on UID %d: %s",
+                                    inbox.watermark_name, uid, _text(response))
+
+    async def _search(self, criteria: str) -> list[int]:
+        response = await self.call(self.client.uid_search(criteria, charset=None))
+        if response.result != "OK":
+            raise _Broken(f"UID SEARCH {criteria} failed: {_text(response)}")
+        return _search_uids(response)
 
     async def idle(self, seconds: float) -> None:
         """Wait in IDLE until the server reports a change or ``seconds`` pass."""

@@ -218,7 +218,7 @@ def test_reconnects_after_the_server_drops_the_connection(mail_stack: MailStack,
             await recorder.arrived(1)
             await until(lambda: box.state == "idle")
             await asyncio.to_thread(mail_stack.doveadm, "kick", mail_stack.address("dave"))
-            await until(lambda: box.sessions == 2 and box.state == "idle")
+            await until(lambda: box.sessions >= 2 and box.state == "idle")
             mail_stack.lmtp("dave", folder, message("After"))
             await recorder.arrived(2, within=5)
         finally:
