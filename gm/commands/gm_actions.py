@@ -11,7 +11,7 @@ from gm.adjudicator.engine import adjudicate
 from gm.games.context import Services
 from gm.games.lifecycle import GameError, current_seats, join, player_for, seat_of, start
 from gm.games.notices import tell_everyone
-from gm.games.orderbook import current_orders, parse_stored
+from gm.games.orderbook import current_orders
 from gm.games.passwords import hash_secret, new_secret
 from gm.reports.results import results_context
 from gm.games.schedule import reschedule, start_phase
@@ -42,9 +42,8 @@ def preview(services: Services, session: Session, game: Game, actor: str) -> Non
     _require(game, GameStatus.ACTIVE, GameStatus.PAUSED)
     variant = services.variant_of(game)
     position = services.position_of(game)
-    grammar = services.grammar_of(game)
     lines = current_orders(session, game)
-    report = adjudicate(variant, position, [(p, o) for p, texts in lines.items() for o in parse_stored(grammar, texts)])
+    report = adjudicate(variant, position, [(p, o) for p, texts in lines.items() for o in services.orders_from(game, texts)])
     context = results_context(variant, str(position.phase), report, position)
     services.audit(session, game, actor, "preview", phase=game.phase)
     services.mailer.queue(

@@ -13,7 +13,6 @@ from gm.games import orderbook, votes
 from gm.games.lifecycle import GameError, current_seats, find_game, join, maybe_start, seat_of
 from gm.games.mailer import format_moment
 from gm.games.notices import tell_gm
-from gm.games.passwords import verify_secret
 from gm.reports.names import Namer
 from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
 
@@ -63,7 +62,7 @@ class Signon(Command):
         if who.upper() in GM_WORDS:
             return self._gm(ctx, game, secret)
         seat = self._seat(ctx, game, who)
-        if seat.player is None or not seat.secret_hash or not verify_secret(secret, seat.secret_hash):
+        if seat.player is None or not seat.secret_hash or not ctx.services.secrets.verify(secret, seat.secret_hash):
             self._failed(ctx, game, seat.power)
             raise CommandError(f"wrong secret for {seat.power} in {game.name}")
         if seat.player.email != ctx.sender:
@@ -86,7 +85,7 @@ class Signon(Command):
 
     def _gm(self, ctx: MailContext, game: Game, secret: str) -> list[str]:
         settings = ctx.services.settings_of(game)
-        if not verify_secret(secret, game.gm_secret_hash):
+        if not ctx.services.secrets.verify(secret, game.gm_secret_hash):
             self._failed(ctx, game, "GM")
             raise CommandError(f"wrong game master secret for {game.name}")
         if ctx.sender != settings.gm.lower():
@@ -230,7 +229,7 @@ class Status(Command):
         variant = ctx.services.variant_of(game)
         position = ctx.services.position_of(game)
         latest = orderbook.latest_set(ctx.session, game, power)
-        orders = orderbook.parse_stored(ctx.services.grammar_of(game), latest.lines if latest else [])
+        orders = ctx.services.orders_from(game, latest.lines if latest else [])
         missing = orderbook.missing_for(variant, position, power, orders)
         return order_summary(ctx, game, power, orders, missing)
 

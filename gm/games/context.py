@@ -11,8 +11,11 @@ from gm.adjudicator.variant import Variant
 from gm.clock import Clock
 from gm.config import AppConfig
 from gm.domain.position import Position
-from gm.orders import OrderGrammar
+from gm.adjudicator.variant import BoundedCache
+from gm.domain.orders import Order
+from gm.orders import OrderGrammar, parse_line
 from gm.games.mailer import Mailer
+from gm.games.passwords import SecretChecker
 from gm.settings.model import GameSettings
 from gm.settings.reader import read_settings
 from gm.store.codec import decode_position
@@ -40,7 +43,9 @@ class Services:
     catalog: VariantCatalog
     mailer: Mailer
     faults: Faults = field(default_factory=Faults)
+    secrets: SecretChecker = field(default_factory=SecretChecker)
     _settings_cache: dict[str, GameSettings] = field(default_factory=dict)
+    _stored_orders: BoundedCache = field(default_factory=lambda: BoundedCache(100_000))
 
     def settings_of(self, game: Game) -> GameSettings:
         """The settings in force (the file text stored when it was last accepted)."""
@@ -61,6 +66,21 @@ class Services:
 
     def grammar_of(self, game: Game) -> OrderGrammar:
         return OrderGrammar.for_variant(self.variant_of(game))
+
+    def orders_from(self, game: Game, lines: list[str]) -> list[Order]:
+        """Stored order lines (canonical text) as orders; each line is parsed once per process."""
+        grammar = self.grammar_of(game)
+        orders = []
+        for line in lines:
+            key = (game.variant, line)
+            order = self._stored_orders.get(key)
+            if order is None:
+                parsed = parse_line(line, grammar)
+                if parsed.order is None:
+                    continue
+                order = self._stored_orders[key] = parsed.order
+            orders.append(order)
+        return orders
 
     def position_of(self, game: Game) -> Position:
         if game.position is None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from gm.games.context import Services, digest
 from gm.games.passwords import hash_secret, new_secret
@@ -31,7 +31,10 @@ class Joined:
 
 
 def find_game(session: Session, name: str) -> Game | None:
-    return session.scalar(select(Game).where(Game.name == name))
+    """The game and its seats with their players (nearly every caller needs them)."""
+    return session.scalar(
+        select(Game).where(Game.name == name).options(selectinload(Game.seats).joinedload(Seat.player))
+    )
 
 
 def player_for(services: Services, session: Session, email: str, name: str = "", timezone: str | None = None) -> Player:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.adjustments import resolve_adjustments
@@ -63,15 +63,19 @@ def latest_set(session: Session, game: Game, power: str) -> OrderSet | None:
 
 
 def current_orders(session: Session, game: Game) -> dict[str, list[str]]:
-    """Every power's current order lines for the game's phase."""
-    rows = session.scalars(
-        select(OrderSet).where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq)
-        .order_by(OrderSet.power, OrderSet.version)
+    """Every power's current order lines for the game's phase (its latest version only)."""
+    latest = (
+        select(OrderSet.power, func.max(OrderSet.version).label("version"))
+        .where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq)
+        .group_by(OrderSet.power)
+        .subquery()
     )
-    result: dict[str, list[str]] = {}
-    for row in rows:
-        result[row.power] = list(row.lines)
-    return result
+    rows = session.execute(
+        select(OrderSet.power, OrderSet.lines)
+        .join(latest, (OrderSet.power == latest.c.power) & (OrderSet.version == latest.c.version))
+        .where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq)
+    )
+    return {power: list(lines) for power, lines in rows}
 
 
 def parse_stored(grammar: OrderGrammar, lines: list[str]) -> list[Order]:
@@ -142,7 +146,7 @@ def submit(
     previous = latest_set(session, game, power)
     current: dict[str, Order] = {}
     if previous is not None and not replace:
-        for order in parse_stored(grammar, previous.lines):
+        for order in services.orders_from(game, previous.lines):
             current[_key_with_count(order, current)] = order
     reports = []
     for parsed in parse_orders(text, grammar):
@@ -193,14 +197,13 @@ def orders_state(services: Services, session: Session, game: Game) -> tuple[dict
     """The current order lines by power, and the powers still missing some orders."""
     variant = services.variant_of(game)
     position = services.position_of(game)
-    grammar = services.grammar_of(game)
     lines = current_orders(session, game)
     late = []
     for power in needed(variant, position):
         seat = seat_of(game, power)
         if seat is not None and seat.status == SeatStatus.CIVIL_DISORDER:
             continue
-        if missing_for(variant, position, power, parse_stored(grammar, lines.get(power, []))):
+        if missing_for(variant, position, power, services.orders_from(game, lines.get(power, []))):
             late.append(power)
     return lines, late
 

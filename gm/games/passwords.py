@@ -47,3 +47,24 @@ def verify_secret(secret: str, stored: str) -> bool:
 
 def _normal(secret: str) -> bytes:
     return secret.strip().encode("utf-8")
+
+
+class SecretChecker:
+    """``verify_secret`` that remembers the secrets it has accepted (in this process only), so a
+    player's tenth mail costs a hash lookup instead of a deliberately slow scrypt."""
+
+    def __init__(self, limit: int = 10_000):
+        self._key = secrets.token_bytes(32)
+        self._accepted: set[tuple[str, bytes]] = set()
+        self._limit = limit
+
+    def verify(self, secret: str, stored: str) -> bool:
+        token = (stored, hmac.new(self._key, _normal(secret), hashlib.sha256).digest())
+        if token in self._accepted:
+            return True
+        if not verify_secret(secret, stored):
+            return False
+        if len(self._accepted) >= self._limit:
+            self._accepted.clear()
+        self._accepted.add(token)
+        return True

@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 import traceback
 from datetime import timedelta
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
+from email import message_from_bytes
+from email.header import decode_header, make_header
+from email.message import Message
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gm.commands.base import CommandError, Invocation, MailContext, Section
@@ -34,8 +35,20 @@ log = logging.getLogger(__name__)
 REPLY_KINDS = ("reply", "refusal", "map")
 
 
-def parse_message(raw: bytes) -> EmailMessage:
-    return BytesParser(policy=policy.default).parsebytes(raw)  # type: ignore[return-value]
+def parse_message(raw: bytes) -> Message:
+    """The compat32 parser: much faster than policy.default, and all we need (text parts are
+    decoded by gm.services.mailtext, encoded headers by ``header_text``)."""
+    return message_from_bytes(raw)
+
+
+def header_text(message: Message, name: str) -> str:
+    value = message.get(name)
+    if value is None:
+        return ""
+    try:
+        return str(make_header(decode_header(str(value))))
+    except (UnicodeDecodeError, LookupError, ValueError):
+        return str(value)
 
 
 class Intake:
@@ -51,38 +64,40 @@ class Intake:
 
     def receive(self, raw: bytes, source_key: str | None = None) -> int | None:
         """Store and handle one message; its id, or None when it was seen before."""
-        inbound_id = self.store(raw, source_key)
+        try:
+            message: Message | None = parse_message(raw)
+        except Exception:  # noqa: BLE001 - a message we cannot even parse is still kept
+            message = None
+        inbound_id = self.store(raw, source_key, message)
         if inbound_id is not None:
-            self.handle(inbound_id)
+            self.handle(inbound_id, message)
         return inbound_id
 
-    def store(self, raw: bytes, source_key: str | None) -> int | None:
-        try:
-            message = parse_message(raw)
-            message_id = str(message.get("Message-ID", "")).strip()[:998] or None
+    def store(self, raw: bytes, source_key: str | None, message: Message | None = None) -> int | None:
+        message_id = sender = subject = ""
+        if message is not None:
+            message_id = str(message.get("Message-ID", "")).strip()[:998]
             sender = sender_address(message)
-            subject = str(message.get("Subject", ""))[:500]
-        except Exception:  # noqa: BLE001 - a message we cannot even parse is still kept
-            message_id, sender, subject = None, "", ""
-        with self.services.db.unit_of_work() as session:
-            if source_key and session.scalar(select(InboundMail.id).where(InboundMail.source_key == source_key)):
-                return None
-            if message_id and session.scalar(select(InboundMail.id).where(InboundMail.message_id == message_id)):
-                log.info("duplicate delivery of %s ignored", message_id)
-                return None
-            row = InboundMail(message_id=message_id, source_key=source_key, sender=sender, subject=subject, raw=raw,
-                              status=InboundStatus.NEW, received_at=self.services.clock.now())
-            session.add(row)
-            session.flush()
-            return row.id
+            subject = header_text(message, "Subject")[:500]
+        try:
+            with self.services.db.unit_of_work() as session:
+                row = InboundMail(message_id=message_id or None, source_key=source_key, sender=sender,
+                                  subject=subject, raw=raw, status=InboundStatus.NEW,
+                                  received_at=self.services.clock.now())
+                session.add(row)
+                session.flush()
+                return row.id
+        except IntegrityError:  # the same Message-ID or mailbox position: seen before
+            log.info("duplicate delivery of %s ignored", message_id or source_key)
+            return None
 
-    def handle(self, inbound_id: int) -> None:
+    def handle(self, inbound_id: int, message: Message | None = None) -> None:
         try:
             with self.services.db.unit_of_work() as session:
                 row = session.get(InboundMail, inbound_id)
                 if row is None or row.status != InboundStatus.NEW:
                     return
-                row.status, row.error = self._answer(session, row)
+                row.status, row.error = self._answer(session, row, message or parse_message(row.raw))
                 row.processed_at = self.services.clock.now()
                 self.services.faults.point("intake-before-commit")
         except Exception:  # noqa: BLE001 - whatever went wrong, the mail is kept and a person told
@@ -111,10 +126,9 @@ class Intake:
 
     # -- reading and answering -----------------------------------------------------
 
-    def _answer(self, session: Session, row: InboundMail) -> tuple[str, str]:
+    def _answer(self, session: Session, row: InboundMail, message: Message) -> tuple[str, str]:
         services = self.services
         config = services.config
-        message = parse_message(row.raw)
         ignore = reason_to_ignore(message, config.judge_address, services.mailer.is_own_message_id)
         if ignore:
             return InboundStatus.IGNORED, ignore
@@ -170,9 +184,9 @@ class Intake:
             OutboundMail.to_address == sender, OutboundMail.kind.in_(REPLY_KINDS),
             OutboundMail.created_at >= since)) or 0
 
-    def _reply(self, session: Session, row: InboundMail, message: EmailMessage, sections: list[Section],
+    def _reply(self, session: Session, row: InboundMail, message: Message, sections: list[Section],
                kind: str = "reply", attach: dict | None = None) -> None:
-        subject = str(message.get("Subject", "")).strip() or "your mail"
+        subject = header_text(message, "Subject").strip() or "your mail"
         if not subject.lower().startswith("re:"):
             subject = f"Re: {subject}"
         phase_id = game_id = None
@@ -186,7 +200,7 @@ class Intake:
         )
 
 
-def _authenticated(message: EmailMessage) -> bool:
+def _authenticated(message: Message) -> bool:
     """A passing DKIM or SPF verdict in an Authentication-Results header (RFC 8601)."""
     for value in message.get_all("Authentication-Results", []):
         text = str(value).lower()

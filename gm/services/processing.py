@@ -17,7 +17,7 @@ from gm.domain.position import Position
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, finish, seat_of
 from gm.games.notices import tell_everyone, tell_gm
-from gm.games.orderbook import current_orders, needed, parse_stored
+from gm.games.orderbook import current_orders, needed
 from gm.games.schedule import start_phase
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
@@ -34,9 +34,8 @@ class Processed:
 def process(services: Services, session: Session, game: Game, actor: str = "system") -> Processed:
     variant = services.variant_of(game)
     position = services.position_of(game)
-    grammar = services.grammar_of(game)
     lines = current_orders(session, game)
-    submitted = [(power, order) for power, texts in lines.items() for order in parse_stored(grammar, texts)]
+    submitted = [(power, order) for power, texts in lines.items() for order in services.orders_from(game, texts)]
     report = adjudicate(variant, position, submitted)
     services.faults.point("after-adjudication")
     now = services.clock.now()

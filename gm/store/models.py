@@ -224,7 +224,10 @@ class OutboundStatus:
 
 class OutboundMail(Base):
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+    __table_args__ = (
+        Index("ix_outbox_due", "status", "next_attempt_at"),
+        Index("ix_outbox_recipient", "to_address", "created_at"),  # per-sender rate limits
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), index=True)
@@ -257,6 +260,7 @@ class MailboxState(Base):
 
 class AuditEntry(Base):
     __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_actor", "actor", "at"),)  # failed sign-ons per sender
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), index=True)

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from gm.games.lifecycle import find_game, seat_of
+from gm.games.lifecycle import find_game
 from gm.store.models import InboundMail, InboundStatus, OrderSet, Press
 from tests.mail.conftest import GM_SECRET, Post, secret_of
 
@@ -158,7 +158,7 @@ def test_press_is_refused_where_the_game_forbids_it(post: Post) -> None:
 
 def test_the_game_master_by_mail(post: Post) -> None:
     gm = "master@example.test"
-    post.send(gm, f"SIGNON GM g wrong\nPREVIEW\n")
+    post.send(gm, "SIGNON GM g wrong\nPREVIEW\n")
     assert "wrong game master secret" in post.reply(gm)
     post.send(gm, f"SIGNON GM g {GM_SECRET}\nBECOME France\nA Paris - Burgundy\nPREVIEW\nPROCESS F1901M\nPROCESS S1901M\n")
     body = post.reply(gm)

@@ -4,7 +4,7 @@ weekday rules play out over simulated weeks while the test takes a second or two
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
