@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher
-from gm.transport import Inbox
+from gm.transport import Inbox, InboxUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,10 @@ class Daemon:
 
     async def once(self) -> RoundReport:
         report = RoundReport()
-        report.received = await self.inbox.drain(self.intake.deliver)
+        try:
+            report.received = await self.inbox.drain(self.intake.deliver)
+        except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
+            log.warning("inbox unavailable: %s", exc)
         report.tick = self.scheduler.tick()
         report.sent = await self.dispatcher.drain()
         return report

@@ -7,7 +7,7 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   returns once that transaction is committed. Only then does the inbox mark the message done on
   its side (IMAP \\Seen and the UID watermark; Maildir: moved to cur/). If ``deliver`` raises,
   the message is left undone and retried later. ``source_key`` names the message uniquely in
-  its mailbox (e.g. ``imap:<mailbox>:<uidvalidity>:<uid>``, ``maildir:<path>:<file name>``) so
+  its mailbox (e.g. ``imap:<account and mailbox>:<uidvalidity>:<uid>``, ``maildir:<path>:<file name>``) so
   that a redelivery is recognised.
 * An **outbox** (`Sender` protocol) sends one ``email.message.EmailMessage`` and raises
   ``TemporaryFailure`` (try again later) or ``PermanentFailure`` (give up, tell the GM).

@@ -240,7 +240,7 @@ class _Session:
                     else:
                         log.warning("%s: message UID %d vanished before it was read", inbox.watermark_name, uid)
                 else:
-                    await deliver(raw, f"imap:{mailbox}:{self.uidvalidity}:{uid}")
+                    await deliver(raw, f"imap:{inbox.watermark_name}:{self.uidvalidity}:{uid}")
                     delivered += 1
                 mark = Watermark(self.uidvalidity, uid)
                 inbox.watermarks.save(inbox.watermark_name, mark)

@@ -1,0 +1,91 @@
+"""Imports point one way: domain -> maps -> adjudicator -> variants/orders -> storage/rendering
+-> game state -> commands -> services -> transport/runtime -> composition root and CLI."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "gm"
+LAYERS = [
+    {"gm.yamlfile", "gm.clock", "gm.config"},
+    {"gm.domain"},
+    {"gm.maps"},
+    {"gm.adjudicator"},
+    {"gm.variants", "gm.orders", "gm.settings", "gm.bots"},
+    {"gm.store", "gm.reports", "gm.render", "gm.transport"},
+    {"gm.games"},
+    {"gm.commands", "gm.interchange"},
+    {"gm.services"},
+    {"gm.runtime"},
+    {"gm.app", "gm.demo", "gm.cli"},
+]
+# The mail transport knows nothing of Diplomacy.
+ISOLATED = {"gm.transport": {"gm.transport", "gm.config"}}
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    for size in (2, 1):
+        candidate = ".".join(parts[:size])
+        if any(candidate in layer for layer in LAYERS):
+            return candidate
+    raise AssertionError(f"{module} is in no layer: add it to tests/test_layers.py")
+
+
+def _level(package: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if package in layer)
+
+
+def _modules() -> list[tuple[str, Path]]:
+    result = []
+    for path in sorted(ROOT.rglob("*.py")):
+        module = ".".join(("gm", *path.relative_to(ROOT).with_suffix("").parts)).removesuffix(".__init__")
+        if module != "gm":
+            result.append((module, path))
+    return result
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("gm.")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gm"):
+            found.append(node.module)
+    return found
+
+
+@pytest.mark.parametrize(("module", "path"), _modules(), ids=[m for m, _ in _modules()])
+def test_imports_point_down(module: str, path: Path) -> None:
+    package = _package(module)
+    for imported in _imports(path):
+        target = _package(imported)
+        assert _level(target) <= _level(package), f"{module} imports {imported}, a higher layer"
+        if package in ISOLATED:
+            assert target in ISOLATED[package], f"{module} imports {imported}: the transport knows no Diplomacy"
+
+
+def _strings(path: Path) -> list[str]:
+    """The string constants of a module, docstrings left out (they may give examples)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings]
+
+
+def test_the_core_names_no_power_province_or_season() -> None:
+    words = {"England", "France", "Rome", "Spring", "Fall", "Winter", "Autumn", "London", "Paris", "Petersburg"}
+    for folder in ("domain", "maps", "adjudicator"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for text in _strings(path):
+                named = words & set(text.replace("/", " ").split())
+                assert not named, f"{path} names {named} in {text!r}"
