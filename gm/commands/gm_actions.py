@@ -11,7 +11,7 @@ from gm.adjudicator.engine import adjudicate
 from gm.games.context import Services
 from gm.games.lifecycle import GameError, current_seats, join, player_for, seat_of, start
 from gm.games.notices import tell_everyone
-from gm.games.orderbook import current_orders
+from gm.games.orderbook import current_orders, note_orders_changed, recount_ready
 from gm.games.passwords import hash_secret, new_secret
 from gm.reports.results import results_context
 from gm.games.schedule import reschedule, start_phase
@@ -87,6 +87,8 @@ def rollback(services: Services, session: Session, game: Game, phase: str, actor
         seat.concede_to = None
     services.audit(session, game, actor, "rollback", to=target.phase, seq=target.seq)
     start_phase(services, session, game, position)
+    recount_ready(services, session, game)
+    note_orders_changed(services, session, game)
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="rollback",
                   subject=f"{game.name} rolled back to {target.phase}",
                   text=f"The game master has returned {game.name} to the start of "

@@ -166,7 +166,9 @@ def submit(
         lines=[str(o) for o in orders], inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
     ))
     session.flush()
-    return Submission(reports, orders, missing_for(variant, position, power, orders))
+    missing = missing_for(variant, position, power, orders)
+    _mark_ready(game, power, missing)
+    return Submission(reports, orders, missing)
 
 
 def _key_with_count(order: Order, current: dict[str, Order]) -> str:
@@ -191,27 +193,42 @@ def clear(services: Services, session: Session, game: Game, power: str, by: str,
         inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
     ))
     session.flush()
+    _mark_ready(game, power, ["everything"])
 
 
-def orders_state(services: Services, session: Session, game: Game) -> tuple[dict[str, list[str]], list[str]]:
-    """The current order lines by power, and the powers still missing some orders."""
+def late_powers(services: Services, game: Game) -> list[str]:
+    """The powers that still owe orders this phase (civil disorder owes nothing)."""
+    late = []
+    for power in needed(services.variant_of(game), services.position_of(game)):
+        seat = seat_of(game, power)
+        if seat is None or seat.status == SeatStatus.CIVIL_DISORDER:
+            continue
+        if seat.ready_seq != game.phase_seq:
+            late.append(power)
+    return late
+
+
+def recount_ready(services: Services, session: Session, game: Game) -> None:
+    """Work out from the stored orders who is ready (after a rollback brought old orders back)."""
     variant = services.variant_of(game)
     position = services.position_of(game)
     lines = current_orders(session, game)
-    late = []
     for power in needed(variant, position):
         seat = seat_of(game, power)
-        if seat is not None and seat.status == SeatStatus.CIVIL_DISORDER:
-            continue
-        if missing_for(variant, position, power, services.orders_from(game, lines.get(power, []))):
-            late.append(power)
-    return lines, late
+        if seat is not None:
+            complete = not missing_for(variant, position, power, services.orders_from(game, lines.get(power, [])))
+            seat.ready_seq = game.phase_seq if complete else None
+
+
+def _mark_ready(game: Game, power: str, missing: list[str]) -> None:
+    seat = seat_of(game, power)
+    if seat is not None:
+        seat.ready_seq = None if missing else game.phase_seq
 
 
 def note_orders_changed(services: Services, session: Session, game: Game) -> None:
     """After any submission: is everyone in (early processing), and when to look next."""
-    _, late = orders_state(services, session, game)
-    if late:
+    if late_powers(services, game):
         game.orders_complete_at = None
     elif game.orders_complete_at is None:
         game.orders_complete_at = services.clock.now()

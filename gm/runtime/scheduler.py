@@ -17,7 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from gm.games.context import Services
 from gm.games.lifecycle import seat_of
-from gm.games.orderbook import orders_state
+from gm.games.orderbook import late_powers
 from gm.services.processing import process
 from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
@@ -65,7 +65,7 @@ class Scheduler:
             self._remind(session, game, report)
             deadline = game.deadline
             assert deadline is not None
-            _, late = orders_state(self.services, session, game)
+            late = late_powers(self.services, game)
             settings = self.services.settings_of(game)
             early = (
                 settings.early.enabled and game.orders_complete_at is not None and not late
@@ -96,7 +96,7 @@ class Scheduler:
                and game.deadline - r > (game.phase_started_at or now)]
         if not due:
             return
-        _, late = orders_state(self.services, session, game)
+        late = late_powers(self.services, game)
         for before in due:
             sent.append(int(before.total_seconds()))
         for power in late:

@@ -133,6 +133,7 @@ class Seat(Base):
     missed: Mapped[int] = mapped_column(Integer, default=0)  # phases with no orders at all
     missed_in_row: Mapped[int] = mapped_column(Integer, default=0)
     wait_seq: Mapped[int | None] = mapped_column(Integer)  # asked to WAIT in this phase
+    ready_seq: Mapped[int | None] = mapped_column(Integer)  # has given every order needed in this phase
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
     concede_to: Mapped[str | None] = mapped_column(String(60))  # the power this one concedes to
     joined_at: Mapped[datetime] = mapped_column()

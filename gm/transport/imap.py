@@ -213,7 +213,6 @@ class _Session:
 
     async def deliver_new(self, deliver: Deliver) -> int:
         inbox = self.inbox
-        mailbox = inbox.config.mailbox
         mark = inbox.watermarks.load(inbox.watermark_name)
         if mark is None or mark.uidvalidity != self.uidvalidity:
             if mark is not None:

@@ -1,0 +1,29 @@
+"""seats know when their orders are complete
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-21 23:59:49.364253
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+
+revision = '0004'
+down_revision = '0003'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('ready_seq', sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.drop_column('ready_seq')
+
+
