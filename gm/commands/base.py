@@ -99,6 +99,7 @@ class Command(ABC):
     summary: ClassVar[str] = ""
     for_gm: ClassVar[bool] = False
     takes_body: ClassVar[bool] = False  # PRESS ... ENDPRESS
+    read_only: ClassVar[bool] = False  # changes nothing in the store (so needs no savepoint)
 
     @abstractmethod
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:

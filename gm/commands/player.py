@@ -35,6 +35,7 @@ def deadline_line(ctx: MailContext, game: Game) -> str:
 
 
 class Signon(Command):
+    read_only = True
     name = "SIGNON"
     aliases = ("SIGN-ON", "LOGIN")
     usage = "SIGNON <power> <game> <secret>   (or SIGNON GM <game> <secret>)"
@@ -52,16 +53,16 @@ class Signon(Command):
             who, game_name, secret = words
         else:
             raise CommandError(f"write {self.usage}")
-        if self._too_many_failures(ctx):
-            raise CommandError("too many wrong secrets from this address in the last hour; try again later")
         if ctx.services.config.require_authentication_results and not ctx.authenticated:
             raise CommandError("this judge only accepts mail that passed DKIM or SPF checks")
         game = find_game(ctx.session, game_name) or find_game(ctx.session, game_name.lower())
         if game is None:
             raise CommandError(f"there is no game {game_name!r} (LIST shows the games)")
         if who.upper() in GM_WORDS:
+            self._refuse_guessers(ctx, secret, game.gm_secret_hash)
             return self._gm(ctx, game, secret)
         seat = self._seat(ctx, game, who)
+        self._refuse_guessers(ctx, secret, seat.secret_hash)
         if seat.player is None or not seat.secret_hash or not ctx.services.secrets.verify(secret, seat.secret_hash):
             self._failed(ctx, game, seat.power)
             raise CommandError(f"wrong secret for {seat.power} in {game.name}")
@@ -95,6 +96,12 @@ class Signon(Command):
 
     def _failed(self, ctx: MailContext, game: Game, power: str | None) -> None:
         ctx.keep.append(lambda: ctx.services.audit(ctx.session, game, ctx.sender, "signon-failed", power=power))
+
+    def _refuse_guessers(self, ctx: MailContext, secret: str, stored: str) -> None:
+        """After too many wrong secrets from one address, nothing is checked for an hour (a
+        secret this judge has already accepted from the player is not a guess)."""
+        if not ctx.services.secrets.known(secret, stored) and self._too_many_failures(ctx):
+            raise CommandError("too many wrong secrets from this address in the last hour; try again later")
 
     def _too_many_failures(self, ctx: MailContext) -> bool:
         since = ctx.now - timedelta(hours=1)
@@ -146,6 +153,7 @@ class Join(Command):
 
 
 class List(Command):
+    read_only = True
     name = "LIST"
     usage = "LIST [game]"
     summary = "the games on this judge, or one game's state"
@@ -218,6 +226,7 @@ def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missin
 
 
 class Status(Command):
+    read_only = True
     name = "STATUS"
     aliases = ("ORDERS",)
     summary = "your current orders, the units still without orders, and the deadline"
@@ -341,6 +350,7 @@ class Resign(Command):
 
 
 class History(Command):
+    read_only = True
     name = "HISTORY"
     usage = "HISTORY [number of phases]"
     summary = "the results of the last phases (5 unless you say), and the press you may see"
@@ -368,6 +378,7 @@ class History(Command):
 
 
 class Map(Command):
+    read_only = True
     name = "MAP"
     summary = "a picture of the board after the last processed phase (attached)"
 

@@ -20,6 +20,7 @@ GM_COMMANDS: tuple[type[Command], ...] = (
 
 
 class Help(Command):
+    read_only = True
     name = "HELP"
     usage = "HELP [command]"
     summary = "this list, or how to write one command"
@@ -48,6 +49,7 @@ class Help(Command):
 
 
 class Unknown(Command):
+    read_only = True
     name = "?"
     summary = "a misspelt command"
 

@@ -83,9 +83,15 @@ class Services:
         return orders
 
     def position_of(self, game: Game) -> Position:
+        """The game's position, decoded once per loaded game object (and again when it changes)."""
         if game.position is None:
             raise ValueError(f"game {game.name} has not started")
-        return decode_position(self.variant_of(game), game.position)
+        cached = game.__dict__.get("_decoded_position")
+        if cached is not None and cached[0] is game.position:
+            return cached[1]
+        position = decode_position(self.variant_of(game), game.position)
+        game.__dict__["_decoded_position"] = (game.position, position)
+        return position
 
     def audit(self, session: Any, game: Game | None, actor: str, action: str, **details: Any) -> None:
         session.add(AuditEntry(game_id=game.id if game else None, actor=actor, action=action,

@@ -82,17 +82,19 @@ def parse_stored(grammar: OrderGrammar, lines: list[str]) -> list[Order]:
     return [p.order for p in parse_orders("\n".join(lines), grammar) if p.order is not None]
 
 
-def check_order(variant: Variant, position: Position, power: str, order: Order) -> str | None:
-    """Why this order could not count in this phase, or None (the same rules as adjudication)."""
+def check_orders(variant: Variant, position: Position, power: str, orders: list[Order]) -> list[str | None]:
+    """Why each order could not count in this phase, or None (the same rules as adjudication;
+    each order on its own, as the last order for a unit is the one that counts)."""
     kind = position.phase.kind
-    if kind is PhaseKind.MOVEMENT:
-        ruling = review_movement(variant, position, [(power, order)])[0]
-        return ruling.illegal
-    if kind is PhaseKind.RETREATS:
-        ruling = review_retreats(variant, position, [(power, order)])[0]
-        return ruling.illegal
-    outcome = resolve_adjustments(variant, position, [(power, order)]).outcomes[0]
-    return None if outcome.succeeded else outcome.detail or (outcome.reason.value if outcome.reason else "refused")
+    if kind is PhaseKind.MOVEMENT or kind is PhaseKind.RETREATS:
+        review = review_movement if kind is PhaseKind.MOVEMENT else review_retreats
+        return [ruling.illegal for ruling in review(variant, position, [(power, o) for o in orders])]
+    reasons: list[str | None] = []
+    for order in orders:
+        outcome = resolve_adjustments(variant, position, [(power, order)]).outcomes[0]
+        reasons.append(None if outcome.succeeded else
+                       outcome.detail or (outcome.reason.value if outcome.reason else "refused"))
+    return reasons
 
 
 def needed(variant: Variant, position: Position) -> dict[str, int]:
@@ -148,11 +150,14 @@ def submit(
     if previous is not None and not replace:
         for order in services.orders_from(game, previous.lines):
             current[_key_with_count(order, current)] = order
+    parsed_lines = parse_orders(text, grammar)
+    readable = [p.order for p in parsed_lines if p.ok and p.order is not None]
+    verdicts = iter(check_orders(variant, position, power, readable))
     reports = []
-    for parsed in parse_orders(text, grammar):
+    for parsed in parsed_lines:
         report = _report(parsed)
         if parsed.ok and parsed.order is not None:
-            why = check_order(variant, position, power, parsed.order)
+            why = next(verdicts)
             if why:
                 report.error = why
                 report.order = parsed.order

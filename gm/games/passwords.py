@@ -58,8 +58,15 @@ class SecretChecker:
         self._accepted: set[tuple[str, bytes]] = set()
         self._limit = limit
 
+    def _token(self, secret: str, stored: str) -> tuple[str, bytes]:
+        return (stored, hmac.new(self._key, _normal(secret), hashlib.sha256).digest())
+
+    def known(self, secret: str, stored: str) -> bool:
+        """Accepted before, in this process (no slow hash needed)."""
+        return self._token(secret, stored) in self._accepted
+
     def verify(self, secret: str, stored: str) -> bool:
-        token = (stored, hmac.new(self._key, _normal(secret), hashlib.sha256).digest())
+        token = self._token(secret, stored)
         if token in self._accepted:
             return True
         if not verify_secret(secret, stored):

@@ -156,15 +156,18 @@ class Intake:
         command = self.table.find(invocation.name)
         assert command is not None
         echo = command.echo(invocation)
-        savepoint = ctx.session.begin_nested()  # a failed command undoes only itself
+        # A failed command undoes only itself: commands that change the store run in a savepoint.
+        savepoint = None if command.read_only else ctx.session.begin_nested()
         try:
             if invocation.name == ORDERS and ctx.power is None:
                 raise CommandError(self._not_orders(invocation))
             lines = command.run(ctx, invocation)
-            savepoint.commit()
+            if savepoint is not None:
+                savepoint.commit()
             return Section(echo, lines)
         except CommandError as exc:
-            savepoint.rollback()
+            if savepoint is not None:
+                savepoint.rollback()
             return Section(echo, [f"ERROR: {exc}"], ok=False)
         finally:
             for action in ctx.keep:
