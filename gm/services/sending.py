@@ -136,5 +136,7 @@ class Dispatcher:
         if mail.kind == "gm-alert":
             return  # never alert about an alert: no loops
         game = session.get(Game, mail.game_id) if mail.game_id else None
+        if game is not None and mail.to_address.lower() == self.services.settings_of(game).gm.lower():
+            game = None  # the GM cannot be told by a mail to the GM: tell the administrator
         tell_gm(self.services, session, game, subject=f"mail to {mail.to_address} failed",
                 text=f"The mail {mail.subject!r} to {mail.to_address} could not be delivered: {error}")

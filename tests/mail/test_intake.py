@@ -230,3 +230,30 @@ def test_a_rate_limit_per_sender(post: Post) -> None:
     for _ in range(31):
         post.send("spammer@example.test", "HELP\n")
     assert len(post.mails(to="spammer@example.test")) == 30
+
+
+def test_any_charset(post: Post) -> None:
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["From"] = FRANCE
+    message["To"] = "judge@example.test"
+    message["Subject"] = "=?iso-8859-1?q?Ordres_pour_l'=E9t=E9?="
+    message["Message-ID"] = "<latin@example.test>"
+    message.set_content(signon() + "A Paris - Bourgogne\nF Brest - Manche\n", charset="iso-8859-1")
+    post.intake.receive(message.as_bytes())
+    reply = post.mails(to=FRANCE)[-1]
+    assert reply.subject == "Re: Ordres pour l'été"
+    assert "Bourgogne" in reply.body  # read (French names are not aliases, so: did you mean)
+
+
+def test_dkim_or_spf_can_be_required(post: Post) -> None:
+    import dataclasses
+
+    services = post.world.services
+    services.config = dataclasses.replace(services.config, require_authentication_results=True)
+    post.send(FRANCE, signon() + "STATUS\n")
+    assert "passed DKIM or SPF" in post.reply(FRANCE)
+    post.send(FRANCE, signon() + "STATUS\n",
+              Authentication_Results="mx.example.test; dkim=pass header.d=example.test; spf=pass")
+    assert "Current orders for France" in post.reply(FRANCE)
