@@ -28,10 +28,18 @@ def reader_zone(ctx: MailContext) -> str:
     return "UTC"
 
 
+def phase_title(ctx: MailContext, game: Game) -> str:
+    """The current phase as players read it ("Spring 273 B.C. movement"), never its id."""
+    if not game.phase:
+        return "before the start"
+    variant = ctx.services.variant_of(game)
+    return variant.title(variant.calendar.parse(game.phase))
+
+
 def deadline_line(ctx: MailContext, game: Game) -> str:
     if game.status != GameStatus.ACTIVE or game.deadline is None:
         return f"{game.name} is {game.status}{': ' + game.paused_reason if game.paused_reason else ''}."
-    return f"Deadline for {game.phase}: {format_moment(game.deadline, reader_zone(ctx))}"
+    return f"Deadline for {phase_title(ctx, game)}: {format_moment(game.deadline, reader_zone(ctx))}"
 
 
 class Signon(Command):
@@ -71,7 +79,7 @@ class Signon(Command):
             raise CommandError(f"{ctx.sender} is not the registered address of {seat.power} in {game.name}; "
                                "send from your registered address (SET ADDRESS changes it)")
         ctx.game, ctx.seat, ctx.is_gm = game, seat, False
-        return [f"Signed on as {seat.power} in {game.name}" + (f" ({game.phase})." if game.phase else ".")]
+        return [f"Signed on as {seat.power} in {game.name}, {phase_title(ctx, game)}."]
 
     def _seat(self, ctx: MailContext, game: Game, who: str) -> Seat:
         variant = ctx.services.variant_of(game)
@@ -168,7 +176,7 @@ class List(Command):
         game = find_game(ctx.session, name)
         if game is None:
             raise CommandError(f"there is no game {name!r}")
-        lines = [f"Game {game.name}: {game.variant}, {game.status}" + (f", phase {game.phase}" if game.phase else "")]
+        lines = [f"Game {game.name}: {game.variant}, {game.status}" + (f", {phase_title(ctx, game)}" if game.phase else "")]
         if game.position:
             counts = {p: len(c) for p, c in _centres_by_power(game).items()}
             for seat in current_seats(game):
@@ -251,7 +259,7 @@ class Clear(Command):
         game, power = ctx.require_power()
         orderbook.clear(ctx.services, ctx.session, game, power, by=ctx.actor, inbound_id=ctx.inbound_id)
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        return [f"All orders of {power} for {game.phase} are cleared."]
+        return [f"All orders of {power} for {phase_title(ctx, game)} are cleared."]
 
 
 class Wait(Command):
@@ -264,7 +272,7 @@ class Wait(Command):
         assert seat is not None
         seat.wait_seq = game.phase_seq
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        return [f"{game.name} will not be processed before the deadline of {game.phase}."]
+        return [f"{game.name} will not be processed before the deadline of {phase_title(ctx, game)}."]
 
 
 class NoWait(Command):
@@ -366,11 +374,15 @@ class History(Command):
             .order_by(PhaseRecord.seq.desc()).limit(max(1, min(count, 50)))
         ))
         lines: list[str] = []
+        variant = ctx.services.variant_of(game)
+        namer = Namer(variant)
         for record in reversed(records):
-            lines.append(f"{record.phase}:")
+            lines.append(f"{variant.title(variant.calendar.parse(record.phase)).capitalize()}:")
             for result in record.results.get("results", []):
                 outcome = "" if result["succeeded"] else f"  (*{result['reason']}*)"
-                lines.append(f"  {result['power'] + ':':<10} {result['order']}{outcome}")
+                orders = ctx.services.orders_from(game, [result["order"]])
+                text = namer.order(orders[0]) if orders else result["order"]
+                lines.append(f"  {result['power'] + ':':<10} {text}{outcome}")
         if not records:
             lines.append(f"No phase of {game.name} has been processed yet.")
         lines += visible_press(ctx, game)
@@ -388,4 +400,4 @@ class Map(Command):
             select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False))
             .order_by(PhaseRecord.seq.desc()).limit(1))
         ctx.attach = {"map": {"game": game.id, "phase": record.id if record else None}}
-        return [f"The map of {game.name} at {game.phase} is attached."]
+        return [f"The map of {game.name}, {phase_title(ctx, game)}, is attached."]

@@ -15,7 +15,7 @@ from gm.store.models import Game, GameStatus, Press
 
 class SendPress(Command):
     name = "PRESS"
-    usage = "PRESS [GREY] [TO <power> <power> ...]   ...text...   ENDPRESS"
+    usage = "PRESS [GREY] [TO <power> ...] [WITH RESULTS]   ...text...   ENDPRESS"
     summary = "send a message to some powers (or to all when no TO), up to ENDPRESS"
     takes_body = True
     broadcast = False
@@ -29,7 +29,8 @@ class SendPress(Command):
             raise CommandError(f"{game.name} is over")
         words = invocation.args.upper().split()
         grey = "GREY" in words or "GRAY" in words
-        names = invocation.args.split()
+        later = " ".join(words).find("WITH RESULTS") >= 0
+        names = [w for w in invocation.args.split() if w.upper() not in ("WITH", "RESULTS")]
         recipients = self._recipients(ctx, game, names, sender)
         rules = ctx.services.settings_of(game).press
         if not ctx.is_gm:
@@ -45,9 +46,12 @@ class SendPress(Command):
         if not text:
             raise CommandError("the press has no text (end it with ENDPRESS)")
         ctx.session.add(Press(game_id=game.id, phase=game.phase, sender_power=sender, recipients=recipients,
-                              grey=grey, body=text, inbound_id=ctx.inbound_id, sent_at=ctx.now))
-        self._relay(ctx, game, sender, recipients, grey, text)
+                              grey=grey, with_results=later, body=text, inbound_id=ctx.inbound_id, sent_at=ctx.now))
         to = ", ".join(recipients) if recipients else "everyone"
+        if later:
+            return [f"Press to {to} will be published with the results of this phase"
+                    + (", without your name." if grey else ".")]
+        self._relay(ctx, game, sender, recipients, grey, text)
         return [f"Press sent to {to}" + (" without your name." if grey else ".")]
 
     def _recipients(self, ctx: MailContext, game: Game, words: list[str], sender: str | None) -> list[str]:
@@ -91,16 +95,19 @@ class SendPress(Command):
 
 class Broadcast(SendPress):
     name = "BROADCAST"
-    usage = "BROADCAST [GREY]   ...text...   ENDPRESS"
+    usage = "BROADCAST [GREY] [WITH RESULTS]   ...text...   ENDPRESS"
     summary = "send a message to every power, up to ENDPRESS"
     broadcast = True
 
 
 def visible_press(ctx: MailContext, game: Game) -> list[str]:
-    """The archived press that the reader may see: broadcasts, and press they sent or received."""
+    """The archived press that the reader may see: broadcasts, and press they sent or received
+    (press held for the results only once the results are out)."""
     power = ctx.power
     lines = []
     for press in ctx.session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
+        if press.with_results and press.published_seq is None and press.sender_power != power:
+            continue
         mine = power is not None and press.sender_power == power
         if not (ctx.is_gm or mine or not press.recipients or (power in press.recipients)):
             continue

@@ -18,6 +18,7 @@ from gm.domain.orders import Build, Disband, Order, Waive
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.orders import OrderGrammar, ParsedLine, Severity, parse_orders
+from gm.reports.names import Namer
 from gm.games.context import Services
 from gm.games.lifecycle import seat_of
 from gm.games.schedule import refresh_due
@@ -128,7 +129,8 @@ def missing_for(variant: Variant, position: Position, power: str, orders: list[O
         return [f"{left} {verb}{'s' if left > 1 else ''}"]
     ordered = {o.unit.province for o in orders if o.unit is not None}
     units = position.units if kind is PhaseKind.MOVEMENT else [d.unit for d in position.dislodged]
-    return [f"{u.type.letter} {u.location}" for u in units if u.power == power and u.location.province not in ordered]
+    namer = Namer(variant)
+    return [namer.unit(u) for u in units if u.power == power and u.location.province not in ordered]
 
 
 def submit(

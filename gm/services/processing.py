@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import PhaseReport, adjudicate
@@ -22,7 +23,7 @@ from gm.games.schedule import start_phase
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
 from gm.store.codec import encode_position, encode_results, unit_text
-from gm.store.models import Game, GameStatus, PhaseRecord, SeatStatus
+from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -127,12 +128,25 @@ def _eliminate(game: Game, position: Position) -> None:
             seat.status = SeatStatus.ELIMINATED
 
 
+def published_press(session: Session, game: Game, record: PhaseRecord) -> list[dict[str, Any]]:
+    """The press held for these results, now published (each reader sees what was for them)."""
+    held = session.scalars(select(Press).where(Press.game_id == game.id, Press.with_results.is_(True),
+                                               Press.published_seq.is_(None)).order_by(Press.id))
+    published = []
+    for press in held:
+        press.published_seq = record.seq
+        who = "the game master" if press.sender_power is None else ("an anonymous power" if press.grey else press.sender_power)
+        published.append({"sender": who, "recipients": list(press.recipients), "text": press.body})
+    return published
+
+
 def _results_mails(services: Services, session: Session, game: Game, record: PhaseRecord,
                    report: PhaseReport, before: Position) -> None:
     tell_everyone(
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name} {record.phase} results", attach_phase_id=record.id,
-        deadline=game.deadline, **results_context(services.variant_of(game), record.phase, report, before),
+        deadline=game.deadline, press=published_press(session, game, record),
+        **results_context(services.variant_of(game), record.phase, report, before),
     )
 
 

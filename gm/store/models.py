@@ -190,6 +190,8 @@ class Press(Base):
     sender_power: Mapped[str | None] = mapped_column(String(60))  # None: the GM
     recipients: Mapped[list[Any]] = mapped_column()  # powers; empty list = broadcast
     grey: Mapped[bool] = mapped_column(Boolean, default=False)
+    with_results: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")  # held for the results
+    published_seq: Mapped[int | None] = mapped_column(Integer)  # the phase whose results carried it
     body: Mapped[str] = mapped_column(Text)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_mail.id"))
     sent_at: Mapped[datetime] = mapped_column()

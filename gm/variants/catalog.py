@@ -8,10 +8,11 @@ from pathlib import Path
 from gm.adjudicator.variant import Variant
 from gm.maps.loader import MAPS_DIR, available_maps, load_map
 from gm.maps.model import GameMap
-from gm.variants import standard
+from gm.variants import classical, standard
 
 RULES: dict[str, Callable[[GameMap], Variant]] = {
     "standard": standard.make,
+    "classical": classical.make,
 }
 
 

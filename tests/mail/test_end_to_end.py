@@ -135,7 +135,7 @@ def test_a_short_game_by_mail(mail_stack: MailStack, catcher: Catcher, database_
         rounds_until(sent)
         france = [_text(m) for m in catcher.to("france@example.test") if m["Subject"].startswith("Re:")]
         assert any("did you mean Burgundy" in text for text in france)
-        assert any("Still without orders: A PAR" in text for text in france)
+        assert any("Still without orders: Army Paris" in text for text in france)
         mail("France", f"SIGNON France e2e {secrets['France']}\nA Paris - Burgundy\n")  # the correction
         rounds_until(1)
         correction = _text(catcher.to("france@example.test")[-1])

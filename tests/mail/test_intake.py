@@ -22,11 +22,11 @@ def test_orders_with_mistakes_and_corrections(post: Post) -> None:
     post.send(FRANCE, signon() + "A Paris - Burgundy\nA Mar - Spian\nF Brest - Picardie\n")
     body = post.reply(FRANCE)
     assert "> SIGNON France g ****" in body and secret_of("France") not in body
-    assert "Signed on as France in g (S1901M)." in body
+    assert "Signed on as France in g, Spring 1901 movement." in body
     assert "-> Army Paris -> Burgundy" in body
     assert "Spain" in body and "ERROR" in body  # the misspelt province, with a suggestion
-    assert "Still without orders: A MAR, F BRE" in body
-    assert "Deadline for S1901M: Wed 07 Jan 2026 12:00 UTC" in body  # in the player's own zone
+    assert "Still without orders: Army Marseilles, Fleet Brest" in body
+    assert "Deadline for Spring 1901 movement: Wed 07 Jan 2026 12:00 UTC" in body  # the player's zone
     post.send(FRANCE, signon() + "A Mar - Spain\nF Bre - Mid-Atlantic\nA Paris - Picardy\n")
     body = post.reply(FRANCE)
     assert "Current orders for France in g, Spring 1901 movement:" in body
@@ -44,7 +44,7 @@ def test_status_and_clear_show_only_your_own_orders(post: Post) -> None:
     body = post.reply(FRANCE)
     assert "Current orders for France" in body and "Munich" not in body
     post.send(FRANCE, signon() + "A PAR H\nCLEAR\nSTATUS\n")
-    assert "All orders of France for S1901M are cleared." in post.reply(FRANCE)
+    assert "All orders of France for Spring 1901 movement are cleared." in post.reply(FRANCE)
     assert "(none)" in post.reply(FRANCE)
 
 
@@ -257,3 +257,19 @@ def test_dkim_or_spf_can_be_required(post: Post) -> None:
     post.send(FRANCE, signon() + "STATUS\n",
               Authentication_Results="mx.example.test; dkim=pass header.d=example.test; spf=pass")
     assert "Current orders for France" in post.reply(FRANCE)
+
+
+def test_press_held_for_the_results(post: Post) -> None:
+    post.send(FRANCE, signon() + "BROADCAST WITH RESULTS\nFrance will be watching.\nENDPRESS\n"
+              + "PRESS TO Germany WITH RESULTS\nOnly for Berlin.\nENDPRESS\n")
+    assert "will be published with the results" in post.reply(FRANCE)
+    assert post.mails(kind="press") == []
+    post.world.clock.advance(timedelta(hours=49))
+    post.world.tick()
+    results = {m.to_address: m.body for m in post.mails(kind="results")}
+    assert results["england@example.test"].rstrip().endswith("France will be watching.")
+    assert "Only for Berlin." not in results["england@example.test"]
+    assert "Only for Berlin." in results["germany@example.test"] and "Only for Berlin." in results["master@example.test"]
+    post.world.clock.advance(timedelta(hours=49))
+    post.world.tick()
+    assert all("France will be watching." not in m.body for m in post.mails(kind="results")[-8:])  # once only
