@@ -163,7 +163,7 @@ def extend(services: Services, session: Session, game: Game, actor: str,
     if deadline <= services.clock.now():
         raise GameError("the new deadline is in the past")
     services.audit(session, game, actor, "deadline-set", deadline=deadline.isoformat())
-    reschedule(services, session, game, reason=f"set by the game master ({actor})", deadline=deadline)
+    reschedule(services, session, game, reason="set by the game master", deadline=deadline)
     return deadline
 
 

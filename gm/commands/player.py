@@ -11,7 +11,7 @@ from gm.commands.gm_actions import eject
 from gm.commands.press import visible_press
 from gm.games import orderbook, votes
 from gm.games.lifecycle import GameError, current_seats, find_game, join, maybe_start, seat_of
-from gm.games.mailer import format_moment
+from gm.games.mailer import format_moment, hang
 from gm.games.notices import tell_gm
 from gm.reports.names import Namer
 from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
@@ -39,7 +39,7 @@ def phase_title(ctx: MailContext, game: Game) -> str:
 def deadline_line(ctx: MailContext, game: Game) -> str:
     if game.status != GameStatus.ACTIVE or game.deadline is None:
         return f"{game.name} is {game.status}{': ' + game.paused_reason if game.paused_reason else ''}."
-    return f"Deadline for {phase_title(ctx, game)}: {format_moment(game.deadline, reader_zone(ctx))}"
+    return hang(f"Deadline for {phase_title(ctx, game)}: {format_moment(game.deadline, reader_zone(ctx))}", 4)
 
 
 class Signon(Command):
@@ -213,11 +213,12 @@ class Orders(Command):
         namer = Namer(ctx.services.variant_of(game))
         lines = []
         for report in submission.lines:
+            lines.append(hang(f"> {report.text}", 4))
             if report.error:
-                lines.append(f"  {report.text:<28} ERROR: {report.error}")
+                lines.append(hang(f"    ERROR: {report.error}", 11))
             else:
-                lines.append(f"  {report.text:<28} -> {namer.order(report.order)}")  # type: ignore[arg-type]
-            lines.extend(f"  {'':<28}    (note: {w})" for w in report.warnings)
+                lines.append(hang(f"    = {namer.order(report.order)}", 6))  # type: ignore[arg-type]
+            lines.extend(hang(f"    note: {w}", 10) for w in report.warnings)
         return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing)
 
 
@@ -225,10 +226,10 @@ def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missin
     namer = Namer(ctx.services.variant_of(game))
     position = ctx.services.position_of(game)
     title = ctx.services.variant_of(game).title(position.phase)
-    lines = [f"Current orders for {power} in {game.name}, {title}:"]
-    lines += [f"  {namer.order(o)}" for o in orders] or ["  (none)"]
+    lines = [hang(f"Current orders for {power} in {game.name}, {title}:", 4)]
+    lines += [hang(f"  {namer.order(o)}", 6) for o in orders] or ["  (none)"]
     if missing:
-        lines.append("Still without orders: " + ", ".join(missing))
+        lines.append(hang("Still without orders: " + ", ".join(missing), 4))
     lines.append(deadline_line(ctx, game))
     return lines
 

@@ -35,17 +35,9 @@ class Help(Command):
             if command is None:
                 raise CommandError(self.table.unknown(wanted))
             return [command.usage or command.name, f"  {command.summary}"]
-        lines = ["Commands (one per line; the order lines of your power need no command):", ""]
-        for command in self.table.player_commands:
-            lines.append(f"  {command.usage or command.name}")
-            lines.append(f"      {command.summary}")
-        lines += ["", "For the game master, after SIGNON GM <game> <secret>:", ""]
-        for command in self.table.gm_commands:
-            lines.append(f"  {command.usage or command.name}")
-            lines.append(f"      {command.summary}")
-        lines += ["", "SIGNOFF ends the mail; quoted text and signatures are ignored.",
-                  "Orders: one per line, e.g. A Paris - Burgundy, F Lon S A Wal - Yor, A Mar H, BUILD F Brest."]
-        return lines
+        text = ctx.services.mailer.render("commands/help.txt.j2", player_commands=self.table.player_commands,
+                                          gm_commands=self.table.gm_commands)
+        return text.rstrip("\n").split("\n")
 
 
 class Unknown(Command):

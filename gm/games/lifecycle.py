@@ -15,6 +15,7 @@ from gm.games.schedule import reschedule, start_phase
 from gm.settings.model import Assignment, GameSettings, StartPolicy
 from gm.adjudicator.engine import PhaseReport
 from gm.games.notices import tell_everyone
+from gm.reports.names import Namer
 from gm.reports.results import results_context
 from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus
@@ -182,19 +183,10 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     game.status = GameStatus.ACTIVE
     services.audit(session, game, actor, "started", powers={s.power: s.player.email for s in seats if s.player})
     start_phase(services, session, game, position)
-    for seat in seats:
-        if seat.player is not None:
-            services.mailer.queue(
-                session, to=seat.player.email, subject=f"{services.config.judge_name}: {game.name} has started",
-                template="mail/start.txt.j2", kind="start", game_id=game.id,
-                game=game, seat=seat, seats=seats, variant=variant, position=position,
-                zone=seat.player.timezone,
-            )
-    services.mailer.queue(
-        session, to=services.settings_of(game).gm, subject=f"{services.config.judge_name}: {game.name} has started",
-        template="mail/start.txt.j2", kind="start", game_id=game.id,
-        game=game, seat=None, seats=seats, variant=variant, position=position, zone="UTC",
-    )
+    namer = Namer(variant)
+    tell_everyone(services, session, game, template="mail/start.txt.j2", kind="start",
+                  subject=f"{game.name} has started", seats=seats, variant=variant, position=position,
+                  units_named=lambda units: [namer.unit(u) for u in units])
 
 
 def _assign_powers(services: Services, game: Game, seats: list[Seat], powers: list[str]) -> None:
@@ -238,7 +230,7 @@ def game_summary(services: Services, session: Session, game: Game) -> list[dict[
         seat = seat_of(game, power)
         summary.append({
             "power": power,
-            "player": seat.player.email if seat and seat.player else "-",
+            "player": seat.player.name if seat and seat.player else "",  # a name, never an address
             "centres": len(position.centres_of(power)),
             "units": len(position.units_of(power)),
         })

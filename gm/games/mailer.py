@@ -56,6 +56,12 @@ def wrap(text: str, width: int = WIDTH, indent: str = "") -> str:
     )
 
 
+def hang(text: str, indent: int = 4, width: int = WIDTH) -> str:
+    """One long line folded at ``width``, continuation lines indented (for order lists)."""
+    return textwrap.fill(text, width=width, subsequent_indent=" " * indent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
 def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(directory)),
@@ -68,6 +74,8 @@ def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
     env.filters["moment"] = format_moment
     env.filters["span"] = format_span
     env.filters["wrap72"] = wrap
+    env.filters["hang"] = hang
+    env.filters["basename"] = lambda path: Path(str(path)).name
     return env
 
 

@@ -14,13 +14,26 @@ from gm.reports.names import Namer
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
     namer = Namer(variant)
-    by_power: dict[str, list[dict[str, Any]]] = {}
+    by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.map.powers}
+    commanded = set()
     for result in report.results:
         by_power.setdefault(result.power, []).append({
             "text": namer.order(result.order),
             "succeeded": result.succeeded,
             "reason": result.reason_text,
         })
+        if result.unit is not None:
+            commanded.add(result.unit)
+    if before.phase.kind is PhaseKind.MOVEMENT:  # units without orders hold, and are listed too
+        dislodged_units = {d.unit for d in report.resolved.dislodged}
+        for unit in before.units:
+            if unit not in commanded:
+                by_power.setdefault(unit.power, []).append({
+                    "text": f"{namer.unit(unit)} HOLD (no order)",
+                    "succeeded": unit not in dislodged_units,
+                    "reason": "dislodged" if unit in dislodged_units else None,
+                })
+    by_power = {power: lines for power, lines in by_power.items() if lines}
     dislodged = [
         {"unit": namer.owned_unit(d.unit), "retreats": namer.places(list(d.retreats))}
         for d in report.resolved.dislodged

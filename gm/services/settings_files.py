@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from gm.games.context import Services, digest
 from gm.games.lifecycle import GameError, create_or_update
+from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
 from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import AuditEntry, Game
@@ -66,9 +67,10 @@ class SettingsFiles:
         report.read.append(str(path))
 
     def _refuse(self, path: Path, text: str, problems: list[str], report: SyncReport) -> None:
-        message = f"{path}: settings refused, the previous ones stay in force:\n" + "\n".join(f"  {p}" for p in problems)
-        log.warning(message)
-        report.refused.append(message)
+        message = (f"The settings file {path.name} was refused; the previous settings stay in force:\n"
+                   + "\n".join(wrap(p, indent="  ") for p in problems))
+        log.warning("%s: %s", path, message)
+        report.refused.append(f"{path}: {message}")
         version = digest(text)
         with self.services.db.unit_of_work() as session:
             told = session.scalar(select(AuditEntry.id).where(

@@ -139,7 +139,7 @@ def test_a_short_game_by_mail(mail_stack: MailStack, catcher: Catcher, database_
         mail("France", f"SIGNON France e2e {secrets['France']}\nA Paris - Burgundy\n")  # the correction
         rounds_until(1)
         correction = _text(catcher.to("france@example.test")[-1])
-        assert "-> Army Paris -> Burgundy" in correction and "Still without orders" not in correction
+        assert "    = Army Paris -> Burgundy" in correction and "Still without orders" not in correction
         press = [m for m in catcher.to("england@example.test") if "press" in m["Subject"]]
         assert press and "Channel stays empty?" in _text(press[0]) and "france@example.test" not in _text(press[0])
         assert all(m["In-Reply-To"] for m in catcher.to("france@example.test") if m["Subject"].startswith("Re:"))

@@ -23,7 +23,7 @@ def test_orders_with_mistakes_and_corrections(post: Post) -> None:
     body = post.reply(FRANCE)
     assert "> SIGNON France g ****" in body and secret_of("France") not in body
     assert "Signed on as France in g, Spring 1901 movement." in body
-    assert "-> Army Paris -> Burgundy" in body
+    assert "> A Paris - Burgundy\n    = Army Paris -> Burgundy" in body
     assert "Spain" in body and "ERROR" in body  # the misspelt province, with a suggestion
     assert "Still without orders: Army Marseilles, Fleet Brest" in body
     assert "Deadline for Spring 1901 movement: Wed 07 Jan 2026 12:00 UTC" in body  # the player's zone
