@@ -378,7 +378,8 @@ class History(Command):
         variant = ctx.services.variant_of(game)
         namer = Namer(variant)
         for record in reversed(records):
-            lines.append(f"{variant.title(variant.calendar.parse(record.phase)).capitalize()}:")
+            title = variant.title(variant.calendar.parse(record.phase))
+            lines.append(f"{title[:1].upper()}{title[1:]}:")
             for result in record.results.get("results", []):
                 outcome = "" if result["succeeded"] else f"  (*{result['reason']}*)"
                 orders = ctx.services.orders_from(game, [result["order"]])

@@ -75,6 +75,7 @@ def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
     env.filters["span"] = format_span
     env.filters["wrap72"] = wrap
     env.filters["hang"] = hang
+    env.filters["first_upper"] = lambda text: str(text)[:1].upper() + str(text)[1:]  # "Spring 273 B.C." stays so
     env.filters["basename"] = lambda path: Path(str(path)).name
     return env
 

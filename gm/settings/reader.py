@@ -101,7 +101,7 @@ def read_settings(text: str, source: str, known_variants: Callable[[str], bool])
     for name in {n for n in names if names.count(n) > 1}:
         reader.problem(None, f"game {name!r} is defined twice")
     if reader.problems:
-        raise SettingsError(source, reader.problems)
+        raise SettingsError(source, sorted(reader.problems, key=lambda p: p.line or 0))
     return games
 
 

@@ -191,7 +191,7 @@ def test_account_settings(post: Post) -> None:
     post.send(FRANCE, signon() + "SET TIMEZONE Asia/Tokyo\nSET PASSWORD newsecret99\nSTATUS\n")
     body = post.reply(FRANCE)
     assert "newsecret99" not in body and "> SET PASSWORD ****" in body
-    assert "21:00 JST (Asia/Tokyo)" in body
+    assert "21:00 JST\n    (Asia/Tokyo)" in body
     post.send(FRANCE, "SIGNON France g newsecret99\nSET ADDRESS paris@example.test\n")
     assert "Your address is now paris@example.test" in post.reply(FRANCE)
     assert post.mails(to=FRANCE, kind="security")

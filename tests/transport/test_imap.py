@@ -200,7 +200,7 @@ def test_polls_when_the_server_has_no_idle(mail_stack: MailStack, folder: str, r
             await recorder.arrived(1)
             assert box.state == "polling"
             mail_stack.lmtp("gm", folder, message("While polling"))
-            assert await recorder.arrived(2, within=5) < 2.0
+            assert await recorder.arrived(2, within=10) < 5.0  # polled every second; slack for a busy machine
         finally:
             await stop(task)
 
