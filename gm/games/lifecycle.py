@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -12,7 +13,7 @@ from sqlalchemy.orm import Session, selectinload
 from gm.games.context import Services, digest
 from gm.games.passwords import hash_secret, new_secret
 from gm.games.schedule import reschedule, start_phase
-from gm.settings.model import Assignment, GameSettings, StartPolicy
+from gm.settings.model import Assignment, GameSettings, StartPolicy, format_duration
 from gm.adjudicator.engine import PhaseReport
 from gm.games.notices import tell_everyone
 from gm.reports.names import Namer
@@ -106,6 +107,11 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
     if before == settings:
         return game  # the file changed elsewhere (another game in it)
     services.audit(session, game, settings.gm, "settings-changed", source=source)
+    services.mailer.queue(
+        session, to=settings.gm, subject=f"{services.config.judge_name}: new settings of {game.name} in force",
+        template="mail/settings_changed.txt.j2", kind="settings", game_id=game.id, game=game,
+        changes=settings_changes(before, settings), source=source,
+    )
     known = {s.player.email for s in current_seats(game) if s.player}
     for entry in settings.players:
         if entry.email.lower() not in known and game.status == GameStatus.FORMING:
@@ -114,6 +120,30 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
         reschedule(services, session, game, reason="the game master changed the deadlines")
     maybe_start(services, session, game)
     return game
+
+
+def settings_changes(before: GameSettings, after: GameSettings) -> list[str]:
+    """What a GM's edit changed, setting by setting, in words."""
+    changes = []
+    for name in before.__dataclass_fields__:
+        old, new = getattr(before, name), getattr(after, name)
+        if old != new:
+            changes.append(f"{name}: {_describe(old)} -> {_describe(new)}")
+    return changes
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ", ".join(_describe(v) for v in value) or "none"
+    if hasattr(value, "__dataclass_fields__"):
+        return "; ".join(f"{k} {_describe(getattr(value, k))}" for k in value.__dataclass_fields__)
+    if hasattr(value, "value"):  # enums
+        return str(value.value)
+    if isinstance(value, timedelta):
+        return format_duration(value)
+    if hasattr(value, "key"):  # time zones
+        return str(value.key)
+    return str(value)
 
 
 def join(

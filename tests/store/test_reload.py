@@ -61,3 +61,14 @@ def test_gm_reload_reads_the_files_at_once(world: World) -> None:
     assert report.read == [str(world.config.games_dir / "g.yaml")]
     with world.services.db.sessions() as session:
         assert find_game(session, "g").status == "forming"
+
+
+def test_the_gm_is_told_what_an_edit_changed(world: World) -> None:
+    path = world.write_game("g", game_file())
+    world.tick()
+    path.write_text(game_file(extra="grace: 6h\n").replace("reminders: [24h]", "reminders: [12h, 1h]"), encoding="utf-8")
+    _touch_later(path)
+    world.tick()
+    (notice,) = _mails(world, "settings")
+    assert notice.to_address == "master@example.test"
+    assert "grace: 0m -> 6h" in notice.body and "reminders: 1d -> 12h, 1h" in notice.body
