@@ -266,28 +266,24 @@ class Clear(Command):
 class Wait(Command):
     name = "WAIT"
     summary = "do not process early this phase, even when all orders are in"
+    waiting = True
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game, power = ctx.require_power()
         seat = seat_of(game, power)
         assert seat is not None
-        seat.wait_seq = game.phase_seq
+        seat.wait_seq = game.phase_seq if self.waiting else None
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        return [f"{game.name} will not be processed before the deadline of {phase_title(ctx, game)}."]
+        if self.waiting:
+            return [f"{game.name} will not be processed before the deadline of {phase_title(ctx, game)}."]
+        return [f"{game.name} may be processed early when all orders are in."]
 
 
-class NoWait(Command):
+class NoWait(Wait):
     name = "NOWAIT"
     aliases = ("NO-WAIT",)
     summary = "allow early processing again"
-
-    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
-        game, power = ctx.require_power()
-        seat = seat_of(game, power)
-        assert seat is not None
-        seat.wait_seq = None
-        orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        return [f"{game.name} may be processed early when all orders are in."]
+    waiting = False
 
 
 class Draw(Command):
