@@ -84,7 +84,7 @@ def test_mails_match_the_reviewed_text(scripted: list[OutboundMail], database_ur
         reader = "gm" if mail.to_address.startswith("master") else ("france" if mail.to_address.startswith("france") else "other")
         kind = mail.kind
         if kind == "results":  # every phase's results: movement, retreats, adjustments read differently
-            kind = f"results-{mail.subject.split()[-2]}"
+            kind = "results-" + mail.body.split(":: Phase: ", 1)[1].split()[0]
         chosen.setdefault(f"{kind}-{reader}", mail)
     expected_names = set()
     for number, (key, mail) in enumerate(sorted(chosen.items(), key=lambda item: item[1].id), start=1):

@@ -144,7 +144,7 @@ def _results_mails(services: Services, session: Session, game: Game, record: Pha
                    report: PhaseReport, before: Position) -> None:
     tell_everyone(
         services, session, game, template="mail/results.txt.j2", kind="results",
-        subject=f"{game.name} {record.phase} results", attach_phase_id=record.id,
+        subject=f"{game.name}, {services.variant_of(game).title(before.phase)}: results", attach_phase_id=record.id,
         deadline=game.deadline, press=published_press(session, game, record),
         **results_context(services.variant_of(game), record.phase, report, before),
     )
