@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from gm.games.lifecycle import find_game
@@ -273,3 +274,18 @@ def test_press_held_for_the_results(post: Post) -> None:
     post.world.clock.advance(timedelta(hours=49))
     post.world.tick()
     assert all("France will be watching." not in m.body for m in post.mails(kind="results")[-8:])  # once only
+
+
+@pytest.mark.parametrize("raw", [
+    b"",
+    b"\x00\xff\xfe garbage without any header",
+    b"From: france@example.test\r\nContent-Type: multipart/mixed; boundary=\"x\"\r\n\r\n--x\r\nbroken",
+    b"From: france@example.test\r\nContent-Type: text/plain; charset=klingon\r\n\r\nSIGNON France g x\r\n",
+    b"From: =?utf-8?b?////?= <france@example.test>\r\nSubject: =?bogus?q?x?=\r\n\r\nHELP\r\n",
+])
+def test_malformed_mail_is_kept_and_never_crashes(post: Post, raw: bytes) -> None:
+    mail_id = post.intake.receive(raw, source_key=f"test:{hash(raw)}")
+    assert mail_id is not None
+    with post.world.services.db.sessions() as session:
+        row = session.get(InboundMail, mail_id)
+        assert row.raw == raw and row.status in (InboundStatus.DONE, InboundStatus.IGNORED)
