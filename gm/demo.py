@@ -94,7 +94,7 @@ class Demo:
             message = self.outbox[key]
             text, to, subject = _text_of(message), str(message["To"]), str(message["Subject"])
             self._learn_secret(to, subject, text)
-            attached = [p.get_filename() for p in message.walk() if p.get_filename()]
+            attached = [str(p.get_filename()) for p in message.walk() if p.get_filename()]
             if attached:
                 subject += f"  [attached: {', '.join(attached)}]"
             received.setdefault((subject, text), []).append(to)
@@ -158,6 +158,7 @@ class Demo:
 def _text_of(message: mailbox.Message) -> str:
     for part in message.walk():
         if part.get_content_type() == "text/plain":
-            payload = part.get_payload(decode=True) or b""
-            return payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                return payload.decode(part.get_content_charset() or "utf-8", errors="replace")
     return ""

@@ -160,7 +160,7 @@ class Variant:
         occupied: set[str],
         contested: set[str],
     ) -> tuple[Location, ...]:
-        options = []
+        options: list[Location] = []
         for province in sorted(self.map.neighbours.get(dislodged.location.province, ())):
             if province in occupied or province in contested:
                 continue

@@ -182,7 +182,7 @@ class List(Command):
             for seat in current_seats(game):
                 state = {SeatStatus.ACTIVE: "", SeatStatus.CIVIL_DISORDER: " (civil disorder)",
                          SeatStatus.VACANT: " (vacant)", SeatStatus.ELIMINATED: " (eliminated)"}[seat.status]
-                lines.append(f"  {seat.power:<12} {counts.get(seat.power, 0):>2} centres{state}")
+                lines.append(f"  {seat.power or '?':<12} {counts.get(seat.power or '', 0):>2} centres{state}")
         else:
             lines.append(f"  {len(current_seats(game))} players have joined.")
         lines.append(deadline_line(ctx, game))

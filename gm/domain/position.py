@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -55,15 +56,7 @@ class Position:
         return {u.power for u in self.units} | {d.unit.power for d in self.dislodged}
 
     def replace(self, **changes: Any) -> Position:
-        values = {
-            "phase": self.phase,
-            "units": self.units,
-            "centres": self.centres,
-            "dislodged": self.dislodged,
-            "extra": self.extra,
-        }
-        values.update(changes)
-        return Position(**values)
+        return dataclasses.replace(self, **changes)
 
 
 def _unit_key(unit: Unit) -> tuple[str, str, str]:

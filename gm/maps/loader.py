@@ -349,30 +349,30 @@ class _Reader:
                 elif pid not in army.get(other, ()):
                     self.problem(pid, f"lists {other} as army neighbour but {other} does not list {pid}",
                                  f"add {pid} to {other}'s army list or remove {other}", line)
-        for loc, near in fleet.items():
+        for loc, locations in fleet.items():
             prov = provinces[loc.province]
             line = line_of(raw.get(loc.province, {}), "fleet" if not loc.coast else "coasts")
-            if near and not prov.holds_fleets:
+            if locations and not prov.holds_fleets:
                 self.problem(str(loc), f"is {prov.terrain.value} but has fleet neighbours",
                              "remove its 'fleet' list", line)
-            for other in near:
-                target = provinces.get(other.province)
+            for neighbour in locations:
+                target = provinces.get(neighbour.province)
                 if target is None:
-                    self.problem(str(loc), f"fleet neighbour {other} does not exist", "correct or remove it", line)
-                elif other.province == loc.province:
+                    self.problem(str(loc), f"fleet neighbour {neighbour} does not exist", "correct or remove it", line)
+                elif neighbour.province == loc.province:
                     self.problem(str(loc), "is its own fleet neighbour", "remove it", line)
                 elif not target.holds_fleets:
-                    self.problem(str(loc), f"fleet neighbour {other} is {target.terrain.value}",
+                    self.problem(str(loc), f"fleet neighbour {neighbour} is {target.terrain.value}",
                                  "fleets cannot go there; remove it", line)
-                elif target.coasts and other.coast is None:
-                    self.problem(str(loc), f"fleet neighbour {other} has several coasts",
-                                 f"name the coast, e.g. {other}/{target.coasts[0]}", line)
-                elif other.coast and other.coast not in target.coasts:
-                    self.problem(str(loc), f"fleet neighbour {other}: {other.province} has no such coast",
-                                 f"use one of {list(target.coasts) or [other.province]}", line)
-                elif loc not in fleet.get(other, ()):
-                    self.problem(str(loc), f"lists {other} as fleet neighbour but {other} does not list {loc}",
-                                 f"add {loc} to {other}'s fleet list or remove {other}", line)
+                elif target.coasts and neighbour.coast is None:
+                    self.problem(str(loc), f"fleet neighbour {neighbour} has several coasts",
+                                 f"name the coast, e.g. {neighbour}/{target.coasts[0]}", line)
+                elif neighbour.coast and neighbour.coast not in target.coasts:
+                    self.problem(str(loc), f"fleet neighbour {neighbour}: {neighbour.province} has no such coast",
+                                 f"use one of {list(target.coasts) or [neighbour.province]}", line)
+                elif loc not in fleet.get(neighbour, ()):
+                    self.problem(str(loc), f"lists {neighbour} as fleet neighbour but {neighbour} does not list {loc}",
+                                 f"add {loc} to {neighbour}'s fleet list or remove {neighbour}", line)
 
     def _check_powers(self, powers: dict[str, PowerDef], provinces: dict[str, Province], raw: Mapping) -> None:
         owner_of: dict[str, str] = {}

@@ -80,10 +80,10 @@ class GameMap:
     def neighbours(self) -> Mapping[str, frozenset[str]]:
         """Provinces next to each province by any border (army or fleet)."""
         result: dict[str, set[str]] = {pid: set() for pid in self.provinces}
-        for pid, near in self.army_adjacency.items():
-            result[pid] |= near
-        for loc, near in self.fleet_adjacency.items():
-            result[loc.province] |= {n.province for n in near}
+        for pid, provinces in self.army_adjacency.items():
+            result[pid] |= provinces
+        for loc, locations in self.fleet_adjacency.items():
+            result[loc.province] |= {n.province for n in locations}
         return MappingProxyType({k: frozenset(v) for k, v in result.items()})
 
     @cached_property

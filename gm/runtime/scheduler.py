@@ -89,11 +89,14 @@ class Scheduler:
     def _remind(self, session: Session, game: Game, report: TickReport) -> None:
         settings = self.services.settings_of(game)
         now = self.services.clock.now()
+        deadline = game.deadline
+        if deadline is None:
+            return
         notices = dict(game.notices or {})
         sent = list(notices.get("reminded", []))
         due = [r for r in settings.reminders
-               if int(r.total_seconds()) not in sent and game.deadline - r <= now < game.deadline
-               and game.deadline - r > (game.phase_started_at or now)]
+               if int(r.total_seconds()) not in sent and deadline - r <= now < deadline
+               and deadline - r > (game.phase_started_at or now)]
         if not due:
             return
         late = late_powers(self.services, game)
@@ -114,6 +117,7 @@ class Scheduler:
 
     def _late_notices(self, session: Session, game: Game, late: list[str]) -> None:
         settings = self.services.settings_of(game)
+        assert game.deadline is not None
         notices = dict(game.notices or {})
         notices["late_sent"] = True
         game.notices = notices

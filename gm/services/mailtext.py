@@ -48,7 +48,9 @@ def _decoded(part: Message) -> str:
             return str(part.get_content())
         except (LookupError, ValueError, AssertionError):
             pass
-    payload = part.get_payload(decode=True) or b""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset, errors="replace")
