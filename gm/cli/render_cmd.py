@@ -109,7 +109,7 @@ def map_only_variant(name: str) -> Any:
     from gm.adjudicator.variant import Variant
     from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, UnitType
     from gm.maps.loader import MapError, load_map, map_path
-    from gm.variants.standard import CALENDAR
+    from gm.variants.standard import ANCIENT_CALENDAR, CALENDAR, first_year
 
     path = map_path(name.strip().lower())
     if not path.is_file():
@@ -120,7 +120,9 @@ def map_only_variant(name: str) -> Any:
         return None
     letters = {u.letter for p in game_map.powers.values() for u in p.units} - {t.letter for t in STANDARD_UNIT_TYPES}
     extra = tuple(UnitType(letter, letter, Mobility.LAND) for letter in sorted(letters))
-    return Variant(game_map.name, game_map, CALENDAR, first_year=1901, unit_types=STANDARD_UNIT_TYPES + extra)
+    calendar = ANCIENT_CALENDAR if "first_move" in game_map.rules else CALENDAR
+    return Variant(game_map.name, game_map, calendar, first_year=first_year(game_map, calendar),
+                   unit_types=STANDARD_UNIT_TYPES + extra)
 
 
 def load_stored_phase(variant: Any, game_name: str, phase_text: str, config_path: str | None) -> tuple[Any, Any]:

@@ -31,12 +31,11 @@ from collections import Counter
 
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
-from gm.domain.phases import Calendar, Era, Phase, PhaseKind
+from gm.domain.phases import Phase, PhaseKind
 from gm.domain.position import Position
 from gm.maps.model import GameMap
-from gm.variants.standard import CALENDAR as STANDARD_CALENDAR
-
-CALENDAR = Calendar(seasons=STANDARD_CALENDAR.seasons, era=Era.BC_AD)
+from gm.variants.standard import ANCIENT_CALENDAR as CALENDAR
+from gm.variants.standard import first_year
 
 
 class Classical(Variant):
@@ -75,15 +74,7 @@ class Classical(Variant):
 
 def make(game_map: GameMap) -> Variant:
     _check_land_bridges(game_map)
-    return Classical("classical", game_map, CALENDAR, first_year=_first_year(game_map))
-
-
-def _first_year(game_map: GameMap) -> int:
-    first = game_map.rules["first_move"]
-    season = str(first.get("season", CALENDAR.seasons[0].name)).casefold()
-    if season not in (CALENDAR.seasons[0].name.casefold(), CALENDAR.seasons[0].code.casefold()):
-        raise ValueError(f"{game_map.name}: the game must begin in {CALENDAR.seasons[0].name}, not {season}")
-    return int(first["year"])
+    return Classical("classical", game_map, CALENDAR, first_year=first_year(game_map, CALENDAR))
 
 
 def _check_land_bridges(game_map: GameMap) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gm.adjudicator.variant import Variant
-from gm.domain.phases import Calendar, PhaseKind, Season
+from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.maps.model import GameMap
 
 CALENDAR = Calendar(
@@ -13,6 +13,20 @@ CALENDAR = Calendar(
         Season("W", "Winter", (PhaseKind.ADJUSTMENTS,)),
     )
 )
+
+
+ANCIENT_CALENDAR = Calendar(seasons=CALENDAR.seasons, era=Era.BC_AD)
+
+
+def first_year(game_map: GameMap, calendar: Calendar = CALENDAR, default: int = 1901) -> int:
+    """The year the map's ``rules.first_move`` names (the game begins in the first season)."""
+    first = game_map.rules.get("first_move")
+    if not first:
+        return default
+    season = str(first.get("season", calendar.seasons[0].name)).casefold()
+    if season not in (calendar.seasons[0].name.casefold(), calendar.seasons[0].code.casefold()):
+        raise ValueError(f"{game_map.name}: the game must begin in {calendar.seasons[0].name}, not {season}")
+    return int(first["year"])
 
 
 def make(game_map: GameMap) -> Variant:
