@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 import yaml
 
 from gm.orders import parse_line
@@ -29,8 +28,7 @@ ARMY_COASTS = {"A GAS - SPA/NC", "BUILD A STP/NC"}
 
 def test_datc_order_lines(grammar):
     lines = _lines()
-    if not lines:
-        pytest.skip("no DATC case files")
+    assert len(lines) > 700, "the DATC case files in tests/datc are missing"
     problems = []
     for case, line in lines:
         parsed = parse_line(line, grammar)
