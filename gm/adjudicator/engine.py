@@ -19,6 +19,7 @@ from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Dislodgement, Position
+from gm.domain.units import Unit
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,12 @@ class PhaseReport:
     resolved: Position  # the board when this phase is over (dislodged units still listed)
     next: Position  # the position at the start of the next phase that has work
     winner: str | None
-    civil_disorder: tuple = ()  # units removed for lack of removal orders
+    civil_disorder: tuple[Unit, ...] = ()  # units removed for lack of removal orders
 
 
 def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> PhaseReport:
     kind = position.phase.kind
-    disorder: list = []
+    disorder: list[Unit] = []
     if kind is PhaseKind.MOVEMENT:
         results, resolved = _movement(variant, position, submitted)
     elif kind is PhaseKind.RETREATS:
@@ -101,7 +102,7 @@ def _retreats(
 
 def _adjustments(
     variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
-) -> tuple[list[OrderResult], Position, list]:
+) -> tuple[list[OrderResult], Position, list[Unit]]:
     result = resolve_adjustments(variant, position, submitted)
     results = [
         OrderResult(submitted[o.index][0], o.order, o.unit, o.succeeded, o.reason, o.detail)
