@@ -189,12 +189,13 @@ def _divide(
     return pieces, unseeded
 
 
-def _reattach(provinces: dict[str, BaseGeometry], seeds: list[Seed]) -> None:
-    """Give each part of a shape that holds none of its seeds to the neighbour it borders most.
+def _reattach(provinces: dict[str, BaseGeometry], seeds: list[Seed], water_ids: set[str]) -> None:
+    """Give each part of a shape that holds none of its seeds to the neighbour of its kind it borders most.
 
     A Voronoi cell ignores what lies between its seed and its far edge: the Adriatic's cell
     reaches over Italy into the Tyrrhenian Sea. Such a stray part belongs with the water (or
-    land) it actually touches.
+    land) it actually touches, never across the coast: a stray of Tunis's land bordering only
+    the Ionian Sea stays with Tunis rather than turning Libya into sea.
     """
     points: dict[str, list[Point]] = {}
     for seed in seeds:
@@ -215,7 +216,7 @@ def _reattach(provinces: dict[str, BaseGeometry], seeds: list[Seed]) -> None:
                 lengths = {
                     other: provinces[other].boundary.intersection(near).length
                     for other in provinces
-                    if other != pid and provinces[other].intersects(near)
+                    if other != pid and (other in water_ids) == (pid in water_ids) and provinces[other].intersects(near)
                 }
                 best = max(lengths, key=lengths.__getitem__, default=None)
                 if best is None or lengths[best] < 1.0:
@@ -276,8 +277,9 @@ def build_geometry(game_map: GameMap, land_polygons: list[RawPolygon], settings:
     land_pieces, land_rest = _divide(_polygons(land), land_seeds, settings.snap_px, warnings, "land")
     sea_pieces, _ = _divide(_polygons(water), sea_seeds, settings.snap_px, warnings, "water")
     provinces = {pid: shapely.union_all(parts) for pid, parts in {**land_pieces, **sea_pieces}.items()}
-    _reattach(provinces, seeds)
-    land_ids = [pid for pid in provinces if not is_water(game_map, pid)]
+    water_ids = {pid for pid in provinces if is_water(game_map, pid)}
+    _reattach(provinces, seeds, water_ids)
+    land_ids = [pid for pid in provinces if pid not in water_ids]
     neutral = _limit_reach(provinces, land_ids, seeds, settings.reach_km / km_per_px, frame)
     island_px = settings.island_km2 / (km_per_px**2)
     for piece in land_rest:

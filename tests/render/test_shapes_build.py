@@ -56,3 +56,33 @@ def test_unwrap_keeps_rings_across_the_antimeridian_whole() -> None:
     assert unwrap(ring) == [(170.0, 60.0), (179.0, 60.0), (181.0, 61.0), (185.0, 62.0), (170.0, 60.0)]
     # a ring around the south pole (Antarctica) has no planar form
     assert unwrap([(0.0, -80.0), (120.0, -80.0), (-120.0, -80.0), (-1.0, -80.0)]) is None
+
+
+def test_a_stray_part_of_land_never_turns_into_sea() -> None:
+    from shapely.geometry import Point, box
+
+    from gm.render.shapes_build import Seed, _reattach
+
+    # LND's Voronoi cell left a part of it (x 20..30) beyond NBR, bordering the sea along
+    # its whole bottom edge and NBR only along its short left edge
+    provinces = {
+        "LND": shapely.union_all([box(0, 10, 10, 20), box(20, 10, 30, 12)]),
+        "NBR": box(10, 10, 20, 20),
+        "SEA": box(0, 0, 30, 10),
+    }
+    seeds = [Seed("LND", Point(5, 15), False), Seed("NBR", Point(15, 15), False), Seed("SEA", Point(15, 5), True)]
+    _reattach(provinces, seeds, {"SEA"})
+    assert provinces["SEA"].area == 300  # the sea borders the stray most, but takes none of it
+    assert provinces["NBR"].area == 120  # the land neighbour does
+    assert provinces["LND"].area == 100
+
+
+def test_a_stray_part_with_no_neighbour_of_its_kind_stays() -> None:
+    from shapely.geometry import Point, box
+
+    from gm.render.shapes_build import Seed, _reattach
+
+    provinces = {"LND": shapely.union_all([box(0, 10, 10, 20), box(20, 10, 30, 12)]), "SEA": box(0, 0, 30, 10)}
+    seeds = [Seed("LND", Point(5, 15), False), Seed("SEA", Point(15, 5), True)]
+    _reattach(provinces, seeds, {"SEA"})
+    assert provinces["LND"].area == 120 and provinces["SEA"].area == 300
