@@ -308,7 +308,7 @@ class _Reader:
             for text in spec.get("units") or []:
                 match = _UNIT.match(str(text).strip().upper())
                 if not match:
-                    self.problem(name, f"starting unit {text!r} is not 'A XXX' or 'F XXX/CC'",
+                    self.problem(name, f"starting unit {text!r} is not a type letter and a location, like 'A PAR' or 'F STP/SC'",
                                  "write the type letter and the location id", line_of(spec, "units"))
                     continue
                 units.append(StartingUnit(match.group(1), Location.parse(match.group(2))))

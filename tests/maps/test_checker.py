@@ -45,6 +45,8 @@ def test_the_small_map_is_sound(tmp_path: Path) -> None:
         ("home: [BBB], units: [F BBB]", "home: [SEA], units: [F BBB]", "Blue", ["not a supply centre", "centre: true"]),
         ("units: [A AAA]", "units: [F AAA]", "Red F AAA", ["fleet on land"]),
         ("units: [F BBB]", "units: [A SEA]", "Blue A SEA", ["army on sea"]),
+        ("units: [A AAA]", "units: [Army Alpha]", "Red", ["'Army Alpha' is not a type letter and a location",
+                                                         "write the type letter and the location id"]),
         ("centre: true, army: [AAA]", "centre: true, colour: blue, army: [AAA]", "BBB", ["unknown field 'colour'"]),
         ("anchor: [3, 1]", "anchor: [300, 1]", "SEA", ["not [longitude, latitude]"]),
     ],
