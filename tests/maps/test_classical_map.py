@@ -12,7 +12,9 @@ import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
-from gm.maps.model import GameMap, normalise_name
+from gm.maps.model import GameMap
+
+from .spellings import Spellings
 
 
 @pytest.fixture(scope="module")
@@ -22,14 +24,7 @@ def board() -> GameMap:
 
 def pid(board: GameMap, name: str) -> str:
     """The id of the province a player's spelling names (id, full name or alias)."""
-    wanted = normalise_name(name)
-    found = {
-        p.id
-        for p in board.provinces.values()
-        if wanted in {normalise_name(s) for s in (p.id, p.name, *p.aliases)}
-    }
-    assert len(found) == 1, f"{name!r} names {sorted(found) or 'no province'}"
-    return found.pop()
+    return Spellings(board)(name)
 
 
 def army_adjacent(board: GameMap, a: str, b: str) -> bool:

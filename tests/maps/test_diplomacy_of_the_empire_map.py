@@ -14,7 +14,8 @@ import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
-from gm.maps.model import normalise_name
+
+from .spellings import Spellings
 
 
 @pytest.fixture(scope="module")
@@ -24,18 +25,7 @@ def board():
 
 @pytest.fixture(scope="module")
 def spelled(board):
-    """Every spelling of a province (id, name, alias), normalised, to its id."""
-    table = {}
-    for p in board.provinces.values():
-        for s in (p.id, p.name, *p.aliases):
-            table[normalise_name(s)] = p.id
-    return table
-
-
-def pid(spelled, name: str) -> str:
-    key = normalise_name(name)
-    assert key in spelled, f"the rules' spelling {name!r} names no province"
-    return spelled[key]
+    return Spellings(board)
 
 
 # -- what the rules name ---------------------------------------------------------------------
@@ -120,20 +110,20 @@ def test_42_land_territories_and_18_seas(board):
 
 def test_every_name_in_the_rules_table_is_a_province(board, spelled):
     for name, ident in RULES_TABLE_LAND.items():
-        assert pid(spelled, name) == ident
+        assert spelled(name) == ident
         assert board.provinces[ident].terrain is not Terrain.SEA
     for name, abbreviation in RULES_TABLE_SEAS.items():
-        ident = pid(spelled, name)
-        assert pid(spelled, abbreviation) == ident  # the rules' abbreviation is our id
+        ident = spelled(name)
+        assert spelled(abbreviation) == ident  # the rules' abbreviation is our id
         assert board.provinces[ident].terrain is Terrain.SEA
-    named = set(RULES_TABLE_LAND.values()) | {pid(spelled, n) for n in OTHER_LAND}
+    named = set(RULES_TABLE_LAND.values()) | {spelled(n) for n in OTHER_LAND}
     assert named == {p.id for p in land(board)}
-    assert {pid(spelled, n) for n in RULES_TABLE_SEAS} == {p.id for p in seas(board)}
+    assert {spelled(n) for n in RULES_TABLE_SEAS} == {p.id for p in seas(board)}
 
 
 @pytest.mark.parametrize("spelling,ident", sorted({**RULES_SPELLINGS, **LATIN_SPELLINGS}.items()))
 def test_rules_and_latin_spellings_are_accepted(spelled, spelling, ident):
-    assert pid(spelled, spelling) == ident
+    assert spelled(spelling) == ident
 
 
 def test_tribute_is_a_declared_int_field_on_land_only(board):
@@ -144,7 +134,7 @@ def test_tribute_is_a_declared_int_field_on_land_only(board):
 
 
 def test_the_sixteen_ten_talent_territories_and_five_elsewhere(board, spelled):
-    ten = {pid(spelled, n) for n in TEN_TALENTS}
+    ten = {spelled(n) for n in TEN_TALENTS}
     assert len(ten) == 16
     assert {p.id for p in land(board) if p.extra["tribute"] == 10} == ten
     assert {p.extra["tribute"] for p in land(board) if p.id not in ten} == {5}
@@ -299,7 +289,7 @@ def test_mesopotamia_reaches_only_armenia_and_syria(board):
 
 def test_example_moves(board, spelled):
     def army_path(*names):
-        ids = [pid(spelled, n) for n in names]
+        ids = [spelled(n) for n in names]
         for a, b in zip(ids, ids[1:]):
             assert b in board.army_adjacency[a], (a, b)
 
@@ -312,7 +302,7 @@ def test_example_moves(board, spelled):
 
 
 def test_example_convoy_galatia_to_egyptus(board, spelled):
-    path = [pid(spelled, n) for n in ("Galaita", "Mare Rhodus", "Mare Alexandria", "Egyptus")]
+    path = [spelled(n) for n in ("Galaita", "Mare Rhodus", "Mare Alexandria", "Egyptus")]
     for a, b in zip(path, path[1:]):
         assert Location(b) in board.fleet_adjacency[Location(a)], (a, b)
     assert all(board.provinces[s].convoys for s in path[1:3])
@@ -320,7 +310,7 @@ def test_example_convoy_galatia_to_egyptus(board, spelled):
 
 def test_example_builds_name_land_or_island_territories(board, spelled):
     for name in ("Italia", "Numidia", "Egyptus", "Neapolis", "Asia", "SICILIA", "Galatia", "JUDIA"):
-        assert board.provinces[pid(spelled, name)].terrain in (Terrain.LAND, Terrain.COAST)
+        assert board.provinces[spelled(name)].terrain in (Terrain.LAND, Terrain.COAST)
 
 
 def test_roads_cannot_cross_water_or_straits(board):

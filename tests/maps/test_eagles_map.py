@@ -17,7 +17,9 @@ import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
-from gm.maps.model import GameMap, normalise_name
+from gm.maps.model import GameMap
+
+from .spellings import Spellings
 
 
 @cache
@@ -25,16 +27,14 @@ def board() -> GameMap:
     return load_map(map_path("eagles"))
 
 
+@cache
+def spellings() -> Spellings:
+    return Spellings(board())
+
+
 def find(spelling: str) -> str:
     """The id a player's spelling names (id, full name or alias, case and punctuation ignored)."""
-    wanted = normalise_name(spelling)
-    hits = {
-        p.id
-        for p in board().provinces.values()
-        if wanted in {normalise_name(s) for s in (p.id, p.name, *p.aliases)}
-    }
-    assert len(hits) == 1, f"{spelling!r} names {sorted(hits) or 'nothing'}"
-    return hits.pop()
+    return spellings()(spelling)
 
 
 def distance(a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -16,7 +16,8 @@ import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
-from gm.maps.model import normalise_name
+
+from .spellings import Spellings
 
 # Rule 1.1 (the first three lines carry no power name in the rules text: Carthage, Rome, Macedonia).
 STARTING_UNITS = {
@@ -83,18 +84,7 @@ def board():
 
 @pytest.fixture(scope="module")
 def spelled(board):
-    """Every spelling of a province (id, name, alias), normalised, to its id."""
-    table = {}
-    for p in board.provinces.values():
-        for s in (p.id, p.name, *p.aliases):
-            table[normalise_name(s)] = p.id
-    return table
-
-
-def pid(spelled, name: str) -> str:
-    key = normalise_name(name)
-    assert key in spelled, f"the rules' spelling {name!r} names no province"
-    return spelled[key]
+    return Spellings(board)
 
 
 def power(board, name: str):
@@ -123,7 +113,7 @@ def test_starting_units_are_those_of_rule_1_1(board, spelled, name):
     expected = set()
     for text in STARTING_UNITS[name]:
         kind, place = text.split(" ", 1)
-        expected.add((kind[0], Location(pid(spelled, place))))
+        expected.add((kind[0], Location(spelled(place))))
     actual = {(u.letter, u.location) for u in power(board, name).units}
     assert actual == expected
 
@@ -146,7 +136,7 @@ def test_the_rules_power_names_of_3_2_are_known(board):
 
 def test_neutral_centres_are_those_of_rule_2(board, spelled):
     homes = {h for p in board.powers.values() for h in p.home}
-    neutral = {pid(spelled, n) for n in NEUTRAL_CENTRES}
+    neutral = {spelled(n) for n in NEUTRAL_CENTRES}
     assert len(neutral) == 14
     assert board.supply_centres - homes == neutral
 
@@ -158,7 +148,7 @@ def test_thirty_seven_centres_on_the_board(board):
 
 
 def test_sicily_and_syracuse_are_separate_and_only_syracuse_is_a_centre(board, spelled):
-    sicily, syracuse = pid(spelled, "Sicily"), pid(spelled, "Syracuse")
+    sicily, syracuse = spelled("Sicily"), spelled("Syracuse")
     assert sicily != syracuse
     assert board.provinces[syracuse].supply_centre
     assert not board.provinces[sicily].supply_centre
@@ -177,18 +167,18 @@ def test_leaders_of_rule_3_2(board):
 
 def test_leaders_are_not_units_or_places(board, spelled):
     for leader in board.rules["leaders"].values():
-        assert normalise_name(leader) not in spelled
+        assert leader not in spelled
     for leader, aliases in board.rules["leader_aliases"].items():
         assert leader in board.rules["leaders"].values()
         for alias in aliases:
-            assert normalise_name(alias) not in spelled
+            assert alias not in spelled
 
 
 def test_first_home_centre_is_where_an_unplaced_leader_starts(board, spelled):
     expected = {"Carthage": "Carthage", "Rome": "Rome", "Macedonia": "Pella",
                 "Egyptians": "Alexandria", "Persians": "Antioch", "Greeks": "Achea"}
     for name, place in expected.items():
-        assert power(board, name).home[0] == pid(spelled, place)
+        assert power(board, name).home[0] == spelled(place)
 
 
 # -- 4 and 5. The Barbarians -------------------------------------------------------------------
@@ -204,7 +194,7 @@ def test_barbarians_start_with_five_armies_in_five_home_centres(board):
 
 
 def test_build_areas_of_rule_4_2(board, spelled):
-    areas = {pid(spelled, n) for n in BUILD_AREAS}
+    areas = {spelled(n) for n in BUILD_AREAS}
     flagged = {p.id for p in board.provinces.values() if p.extra.get("barbarian_build_area")}
     assert flagged == areas
     homes = {h for p in board.powers.values() for h in p.home}
@@ -218,7 +208,7 @@ def test_build_areas_of_rule_4_2(board, spelled):
 
 def test_build_areas_lie_in_the_north(board, spelled):
     for name in BUILD_AREAS:
-        lon, lat = board.provinces[pid(spelled, name)].anchor
+        lon, lat = board.provinces[spelled(name)].anchor
         for c in board.supply_centres:
             c_lon, c_lat = board.provinces[c].anchor
             if abs(c_lon - lon) <= 10:
@@ -226,7 +216,7 @@ def test_build_areas_lie_in_the_north(board, spelled):
 
 
 def test_barbarian_homes_reach_a_build_area_by_land(board, spelled):
-    areas = {pid(spelled, n) for n in BUILD_AREAS}
+    areas = {spelled(n) for n in BUILD_AREAS}
     for home in power(board, "The Barbarians").home:
         seen, queue = {home}, deque([home])
         while queue:
@@ -242,7 +232,7 @@ def test_barbarian_homes_reach_a_build_area_by_land(board, spelled):
 
 def test_thirteen_land_bridges_of_rule_7_1(board, spelled):
     recorded = [frozenset(b["between"]) for b in board.rules["land_bridges"]]
-    expected = [frozenset({pid(spelled, a), pid(spelled, b)}) for a, b in LAND_BRIDGES]
+    expected = [frozenset({spelled(a), spelled(b)}) for a, b in LAND_BRIDGES]
     assert len(recorded) == 13 == len(set(recorded))
     assert recorded == expected
 
@@ -260,17 +250,17 @@ def test_land_bridge_is_an_army_border_only_over_a_sea_touching_both_ends(board,
 
 def test_islands_have_army_borders_only_over_bridges(board, spelled):
     bridges = {frozenset(b["between"]) for b in board.rules["land_bridges"]}
-    allowed = bridges | {frozenset({pid(spelled, "Sicily"), pid(spelled, "Campania")}),  # rule 8.3
-                         frozenset({pid(spelled, "Sicily"), pid(spelled, "Syracuse")})}   # one island
+    allowed = bridges | {frozenset({spelled("Sicily"), spelled("Campania")}),  # rule 8.3
+                         frozenset({spelled("Sicily"), spelled("Syracuse")})}   # one island
     for island in ("Sardinia", "Balearic Islands", "Rhodes", "Crete", "Cyprus", "Sicily", "Syracuse"):
-        i = pid(spelled, island)
+        i = spelled(island)
         for other in board.army_adjacency[i]:
             assert frozenset({i, other}) in allowed, f"{island}-{board.provinces[other].name}"
 
 
 def test_rule_7_3_example(board, spelled):
-    african, iberian = pid(spelled, "African Sea"), pid(spelled, "Iberian Sea")
-    sicily, syracuse, zama = pid(spelled, "Sicily"), pid(spelled, "Syracuse"), pid(spelled, "Zama")
+    african, iberian = spelled("African Sea"), spelled("Iberian Sea")
+    sicily, syracuse, zama = spelled("Sicily"), spelled("Syracuse"), spelled("Zama")
     # F(AFRICAN SEA)-Syracuse stops A(Syracuse)-Zama: the bridge crosses the African Sea.
     assert syracuse in fleet_near(board, african)
     bridge = next(b for b in board.rules["land_bridges"] if set(b["between"]) == {syracuse, zama})
@@ -283,29 +273,29 @@ def test_rule_7_3_example(board, spelled):
 # -- 8. Map oddities ---------------------------------------------------------------------------
 
 def test_achea_passes_fleets_with_one_coast_and_never_convoys(board, spelled):
-    achea = board.provinces[pid(spelled, "Achea")]
+    achea = board.provinces[spelled("Achea")]
     assert achea.terrain is Terrain.COAST
     assert achea.coasts == ()
     assert achea.convoys is False
     # Through the Isthmus: from the Gulf of Corinth and the Ionian Sea to the Aegean.
     near = fleet_near(board, achea.id)
-    assert {pid(spelled, "Gulf of Corinth"), pid(spelled, "Ionian Sea"), pid(spelled, "Aegean Sea")} <= near
+    assert {spelled("Gulf of Corinth"), spelled("Ionian Sea"), spelled("Aegean Sea")} <= near
 
 
 @pytest.mark.parametrize("island", ["Rhodes", "Sardinia", "Balearic Islands"])
 def test_passable_islands_convoy(board, spelled, island):
-    prov = board.provinces[pid(spelled, island)]
+    prov = board.provinces[spelled(island)]
     assert prov.terrain is Terrain.COAST and prov.coasts == ()
     assert prov.convoys is True
     assert sum(is_sea(board, n) for n in fleet_near(board, prov.id)) >= 2, "fleets move through it"
 
 
 def test_sardinia_includes_corsica(board, spelled):
-    assert pid(spelled, "Corsica") == pid(spelled, "Sardinia")
+    assert spelled("Corsica") == spelled("Sardinia")
 
 
 def test_rule_8_2_example(board, spelled):
-    rhodes, phrygia, pergammon = pid(spelled, "Rhodes"), pid(spelled, "Phrygia"), pid(spelled, "Pergammon")
+    rhodes, phrygia, pergammon = spelled("Rhodes"), spelled("Phrygia"), spelled("Pergammon")
     # F(Rhodes) C A(Phrygia)-Pergammon; A(Pergammon)-Phrygia: one convoying fleet in Rhodes,
     # which borders both by water.
     assert board.provinces[rhodes].convoys
@@ -314,38 +304,38 @@ def test_rule_8_2_example(board, spelled):
 
 
 def test_ionian_sea_round_the_toe_of_italy(board, spelled):
-    ionian = pid(spelled, "Ionian Sea")
-    assert {pid(spelled, n) for n in ("Adriatic", "Apulia", "Campania", "Sicily", "Syracuse",
+    ionian = spelled("Ionian Sea")
+    assert {spelled(n) for n in ("Adriatic", "Apulia", "Campania", "Sicily", "Syracuse",
                                       "Tyrrhenian Sea")} <= fleet_near(board, ionian)
-    assert pid(spelled, "Straits of Messana") == ionian
+    assert spelled("Straits of Messana") == ionian
 
 
 def test_sicily_and_campania_adjacent(board, spelled):
-    sicily, campania = pid(spelled, "Sicily"), pid(spelled, "Campania")
+    sicily, campania = spelled("Sicily"), spelled("Campania")
     assert campania in board.army_adjacency[sicily]
     assert campania in fleet_near(board, sicily) and sicily in fleet_near(board, campania)
 
 
 def test_boeotia_has_east_and_west_coasts(board, spelled):
-    boeotia = board.provinces[pid(spelled, "Boeotia")]
+    boeotia = board.provinces[spelled("Boeotia")]
     assert set(boeotia.coasts) == {"EC", "WC"}
     east = {loc.province for loc in board.fleet_adjacency[Location(boeotia.id, "EC")]}
     west = {loc.province for loc in board.fleet_adjacency[Location(boeotia.id, "WC")]}
-    assert pid(spelled, "Aegean Sea") in east and pid(spelled, "Gulf of Corinth") in west
-    assert not (east & west) - {pid(spelled, "Achea")}
+    assert spelled("Aegean Sea") in east and spelled("Gulf of Corinth") in west
+    assert not (east & west) - {spelled("Achea")}
 
 
 def test_phrygia_has_one_coast(board, spelled):
-    assert board.provinces[pid(spelled, "Phrygia")].coasts == ()
+    assert board.provinces[spelled("Phrygia")].coasts == ()
 
 
 # -- 5.2, 9 and the designer's notes -----------------------------------------------------------
 
 def test_epirus_can_build_fleets_facing_italy(board, spelled):
-    epirus, ionian = pid(spelled, "Epirus"), pid(spelled, "Ionian Sea")
+    epirus, ionian = spelled("Epirus"), spelled("Ionian Sea")
     assert board.provinces[epirus].terrain is Terrain.COAST
     assert ionian in fleet_near(board, epirus)
-    assert {pid(spelled, "Apulia"), pid(spelled, "Campania")} <= fleet_near(board, ionian)
+    assert {spelled("Apulia"), spelled("Campania")} <= fleet_near(board, ionian)
 
 
 def test_first_move_spring_220_bc(board):
@@ -353,18 +343,18 @@ def test_first_move_spring_220_bc(board):
 
 
 def test_barbarian_route_over_the_straits_avoids_macedonian_homes(board, spelled):
-    thrace, bithynia, moesia = pid(spelled, "Thrace"), pid(spelled, "Bithynia"), pid(spelled, "Moesia")
+    thrace, bithynia, moesia = spelled("Thrace"), spelled("Bithynia"), spelled("Moesia")
     homes = {h for p in board.powers.values() for h in p.home}
     assert thrace not in homes and bithynia not in homes
     assert thrace in board.army_adjacency[moesia]
     assert bithynia in board.army_adjacency[thrace]
-    assert pid(spelled, "Galatia") in board.army_adjacency[bithynia]
+    assert spelled("Galatia") in board.army_adjacency[bithynia]
 
 
 def test_bridges_link_sparta_crete_cyrene_rhodes(board, spelled):
-    crete = pid(spelled, "Crete")
+    crete = spelled("Crete")
     for other in ("Sparta", "Cyrene", "Rhodes"):
-        assert pid(spelled, other) in board.army_adjacency[crete]
+        assert spelled(other) in board.army_adjacency[crete]
 
 
 def test_board_weighted_to_the_east(board):
@@ -376,7 +366,7 @@ def test_board_weighted_to_the_east(board):
 
 @pytest.mark.parametrize("name", NAMED_PLACES)
 def test_every_place_the_rules_name_is_on_the_board(spelled, name):
-    pid(spelled, name)
+    spelled(name)
 
 
 def test_every_coastal_province_touches_a_sea(board):
@@ -396,7 +386,7 @@ def test_every_province_has_an_anchor_in_the_mediterranean_world(board):
 
 
 def test_land_is_connected(board, spelled):
-    start = pid(spelled, "Rome")
+    start = spelled("Rome")
     seen, queue = {start}, deque([start])
     while queue:
         here = queue.popleft()
@@ -405,4 +395,4 @@ def test_land_is_connected(board, spelled):
                 seen.add(nxt)
                 queue.append(nxt)
     unreached = {p.id for p in board.provinces.values() if p.terrain is not Terrain.SEA} - seen
-    assert unreached == {pid(spelled, "Balearic Islands"), pid(spelled, "Cyprus")}
+    assert unreached == {spelled("Balearic Islands"), spelled("Cyprus")}

@@ -17,7 +17,8 @@ import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
-from gm.maps.model import normalise_name
+
+from .spellings import Spellings
 
 # Diadochi V rule 2, as spelled there: the home centres of the five powers, fleets first.
 DIADOCHI_V = {
@@ -60,11 +61,7 @@ def board():
 
 @pytest.fixture(scope="module")
 def named(board):
-    spellings = {}
-    for prov in board.provinces.values():
-        for spelling in (prov.id, prov.name, *prov.aliases):
-            spellings[normalise_name(spelling)] = prov.id
-    return lambda text: spellings[normalise_name(text)]
+    return Spellings(board)
 
 
 def test_counts_and_no_fixed_powers(board):
