@@ -14,7 +14,7 @@ from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
 from gm.maps.model import GameMap
 
-from .spellings import Spellings
+from .helpers import Spellings
 
 
 @pytest.fixture(scope="module")

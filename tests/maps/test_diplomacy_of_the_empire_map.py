@@ -8,14 +8,13 @@ two-coast territories, the four straits, the spellings the rules use, and the wo
 
 from __future__ import annotations
 
-from collections import deque
 
 import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
 
-from .spellings import Spellings
+from .helpers import Spellings, reachable
 
 
 @pytest.fixture(scope="module")
@@ -246,16 +245,6 @@ def road_graph(board):
     """Borders a road may follow: land borders, never a strait (rules: no road to Sicily)."""
     straits = {frozenset(p) for p in STRAITS}
     return {k: {n for n in v if frozenset((k, n)) not in straits} for k, v in board.army_adjacency.items()}
-
-
-def reachable(graph, start):
-    seen, todo = {start}, deque([start])
-    while todo:
-        for n in graph.get(todo.popleft(), ()):
-            if n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen
 
 
 def test_land_borders_are_pinned(board):

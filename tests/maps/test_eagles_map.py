@@ -10,7 +10,6 @@ chose, so that none of it can drift.
 from __future__ import annotations
 
 import math
-from collections import deque
 from functools import cache
 
 import pytest
@@ -19,7 +18,7 @@ from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
 from gm.maps.model import GameMap
 
-from .spellings import Spellings
+from .helpers import Spellings, reachable
 
 
 @cache
@@ -259,15 +258,7 @@ def test_the_sea_areas():
 def test_the_seas_form_one_water():
     game_map = board()
     seas = set(ids(SEAS))
-    start = next(iter(seas))
-    seen, todo = {start}, deque([start])
-    while todo:
-        here = todo.popleft()
-        for loc in game_map.fleet_adjacency[Location(here)]:
-            if loc.province in seas and loc.province not in seen:
-                seen.add(loc.province)
-                todo.append(loc.province)
-    assert seen == seas
+    assert reachable(game_map.fleet_province_adjacency, next(iter(seas)), within=seas) == seas
 
 
 def test_every_coastal_province_is_a_port_on_some_sea():
@@ -359,14 +350,8 @@ def army_components() -> list[set[str]]:
     left = {p.id for p in game_map.provinces.values() if p.terrain is not Terrain.SEA}
     parts = []
     while left:
-        start = left.pop()
-        part, todo = {start}, deque([start])
-        while todo:
-            for n in game_map.army_adjacency[todo.popleft()]:
-                if n in left:
-                    left.discard(n)
-                    part.add(n)
-                    todo.append(n)
+        part = reachable(game_map.army_adjacency, left.pop(), within=left)
+        left -= part
         parts.append(part)
     return parts
 

@@ -10,14 +10,13 @@ Names are written as the rules spell them and looked up through the map's names 
 
 from __future__ import annotations
 
-from collections import deque
 
 import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
 
-from .spellings import Spellings
+from .helpers import Spellings, reachable
 
 # Rule 1.1 (the first three lines carry no power name in the rules text: Carthage, Rome, Macedonia).
 STARTING_UNITS = {
@@ -218,14 +217,7 @@ def test_build_areas_lie_in_the_north(board, spelled):
 def test_barbarian_homes_reach_a_build_area_by_land(board, spelled):
     areas = {spelled(n) for n in BUILD_AREAS}
     for home in power(board, "The Barbarians").home:
-        seen, queue = {home}, deque([home])
-        while queue:
-            here = queue.popleft()
-            for nxt in board.army_adjacency[here]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        assert seen & areas
+        assert reachable(board.army_adjacency, home) & areas
 
 
 # -- 7. Land bridges ---------------------------------------------------------------------------
@@ -386,13 +378,6 @@ def test_every_province_has_an_anchor_in_the_mediterranean_world(board):
 
 
 def test_land_is_connected(board, spelled):
-    start = spelled("Rome")
-    seen, queue = {start}, deque([start])
-    while queue:
-        here = queue.popleft()
-        for nxt in board.army_adjacency[here]:
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
+    seen = reachable(board.army_adjacency, spelled("Rome"))
     unreached = {p.id for p in board.provinces.values() if p.terrain is not Terrain.SEA} - seen
     assert unreached == {spelled("Balearic Islands"), spelled("Cyprus")}

@@ -11,14 +11,13 @@ Sea) and the choices the map's `source:` text records, so the board cannot drift
 
 from __future__ import annotations
 
-from collections import deque
 
 import pytest
 
 from gm.domain.geography import Location, Terrain
 from gm.maps.loader import load_map, map_path
 
-from .spellings import Spellings
+from .helpers import Spellings, reachable
 
 # Diadochi V rule 2, as spelled there: the home centres of the five powers, fleets first.
 DIADOCHI_V = {
@@ -212,21 +211,12 @@ def test_no_province_is_a_canal(board):
 
 
 def test_connected(board):
-    def reach(adjacency, start):
-        seen, todo = {start}, deque([start])
-        while todo:
-            for nxt in adjacency[todo.popleft()]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
-
-    assert reach(board.neighbours, "ROM") == set(board.provinces)
+    assert reachable(board.neighbours, "ROM") == set(board.provinces)
     land = {p.id for p in board.provinces.values() if p.holds_armies}
-    assert land - reach(board.army_adjacency, "ROM") == ISLANDS
-    assert reach(board.army_adjacency, "COR") == {"COR", "SAR"}
+    assert land - reachable(board.army_adjacency, "ROM") == ISLANDS
+    assert reachable(board.army_adjacency, "COR") == {"COR", "SAR"}
     fleet_provinces = set(board.fleet_province_adjacency)
-    assert reach(board.fleet_province_adjacency, "TYS") == fleet_provinces
+    assert reachable(board.fleet_province_adjacency, "TYS") == fleet_provinces
 
 
 def test_barbarians_at_the_start(board):

@@ -1,6 +1,9 @@
-"""A rules text's spelling of a province, looked up on a map: the map tests' common yardstick."""
+"""What the map tests share: a rules text's spelling looked up on a map, and reachability."""
 
 from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection, Iterable, Mapping
 
 from gm.maps.model import GameMap, normalise_name
 
@@ -22,3 +25,14 @@ class Spellings:
 
     def __contains__(self, spelling: object) -> bool:
         return isinstance(spelling, str) and normalise_name(spelling) in self._ids
+
+
+def reachable(graph: Mapping[str, Iterable[str]], start: str, within: Collection[str] | None = None) -> set[str]:
+    """Every province reached from ``start`` along the graph's borders, stepping only ``within`` if given."""
+    seen, todo = {start}, deque([start])
+    while todo:
+        for nxt in graph.get(todo.popleft(), ()):
+            if nxt not in seen and (within is None or nxt in within):
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
