@@ -206,7 +206,8 @@ def _reattach(provinces: dict[str, BaseGeometry], seeds: list[Seed], water_ids: 
             parts = _polygons(provinces[pid])
             if len(parts) < 2:
                 continue
-            keep, stray = [], []
+            keep: list[BaseGeometry] = []
+            stray: list[BaseGeometry] = []
             for part in parts:
                 (keep if any(part.buffer(1.0).contains(p) for p in points.get(pid, [])) else stray).append(part)
             if not keep:
