@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gm.adjudicator.adjustments import resolve_adjustments
-from gm.adjudicator.legality import Ruling, review_movement, review_retreats
+from gm.adjudicator.legality import refusal, review_movement, review_retreats
 from gm.adjudicator.movement import resolve_movement
 from gm.adjudicator.retreats import resolve_retreats
 from gm.adjudicator.variant import Variant
 from gm.domain.orders import Order
-from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.outcomes import OrderResult
 from gm.domain.phases import PhaseKind
-from gm.domain.position import Dislodgement, Position
+from gm.domain.position import Position
 from gm.domain.units import Unit
 
 
@@ -57,32 +57,11 @@ def advance(variant: Variant, position: Position) -> Position:
             return current
 
 
-def _ruling_result(ruling: Ruling) -> OrderResult:
-    if ruling.superseded:
-        return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.SUPERSEDED)
-    return OrderResult(
-        ruling.power, ruling.order, ruling.unit, False, Reason.ILLEGAL, ruling.illegal or ""
-    )
-
-
 def _movement(
     variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
 ) -> tuple[list[OrderResult], Position]:
-    rulings = review_movement(variant, position, submitted)
-    outcome = resolve_movement(variant, position, rulings)
-    results: list[OrderResult | None] = [None if r.counts else _ruling_result(r) for r in rulings]
-    for index, succeeded, reason in outcome.verdicts:
-        ruling = rulings[index]
-        results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason)
-    gone = {unit for unit, _ in outcome.moved} | {unit for unit, _, _ in outcome.dislodged}
-    stay = [u for u in position.units if u not in gone] + [unit.moved_to(to) for unit, to in outcome.moved]
-    occupied = {u.location.province for u in stay}
-    dislodged = tuple(
-        Dislodgement(unit, origin, variant.retreat_options(unit, origin, by_convoy, occupied, outcome.contested))
-        for unit, origin, by_convoy in outcome.dislodged
-    )
-    resolved = position.replace(units=tuple(stay), dislodged=dislodged)
-    return results, resolved  # type: ignore[return-value]
+    outcome = resolve_movement(variant, position, review_movement(variant, position, submitted))
+    return outcome.results, position.replace(units=outcome.units, dislodged=outcome.dislodged)
 
 
 def _retreats(
@@ -90,7 +69,7 @@ def _retreats(
 ) -> tuple[list[OrderResult], Position]:
     rulings = review_retreats(variant, position, submitted)
     outcomes, survivors = resolve_retreats(rulings)
-    results: list[OrderResult] = [_ruling_result(r) if not r.counts else None for r in rulings]  # type: ignore[misc]
+    results: list[OrderResult] = [refusal(r) if not r.counts else None for r in rulings]  # type: ignore[misc]
     for outcome in outcomes:
         ruling = rulings[outcome.ruling]
         results[outcome.ruling] = OrderResult(

@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from gm.adjudicator.convoys import ConvoyGeometry
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
+from gm.domain.orders import (
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+)
+from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Mobility, Unit
 
@@ -43,21 +54,16 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
     # Legality depends only on the map, the order and the units it names, so the verdict on
     # one such combination is kept for later phases and games.
     verdicts = variant.legality_verdicts
-    rulings = []
+    rulings: list[Ruling] = []
+    latest: dict[str, Ruling] = {}  # the last legal order for each unit so far
     for power, order in submitted:
-        unit = units.get(order.unit.province) if order.unit is not None else None
+        ref = order.unit
+        unit = units.get(ref.location.province) if ref is not None else None
         if unit is None or unit.power != power:
-            if unit is None and order.unit is None:
-                why = "not an order for a unit in a movement phase"
-            elif unit is None:
-                why = f"there is no unit in {reviewer.name(order.unit.province)}"  # type: ignore[union-attr]
-            else:
-                why = f"the unit in {reviewer.name(unit.location.province)} is not {power}'s"
-            rulings.append(Ruling(power, order, unit, illegal=why))
+            rulings.append(Ruling(power, order, unit, illegal=reviewer.not_yours(power, ref, unit)))
             continue
         kind = type(order)
-        helped = None if kind is Move or kind is Hold else _helped(order, units)
-        key = (order, unit.type, unit.location, helped)
+        key = (order, unit) if kind is Move or kind is Hold else (order, unit, _helped(order, units))
         verdict = verdicts.get(key)
         if verdict is None:
             reviewer.consulted_fleets = False
@@ -67,11 +73,23 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
                 verdict = str(why)
             if not reviewer.consulted_fleets:  # convoy verdicts depend on where every fleet is
                 verdicts[key] = verdict
-        if isinstance(verdict, str):
+        if verdict.__class__ is str:
             rulings.append(Ruling(power, order, unit, illegal=verdict))
-        else:
-            rulings.append(Ruling(power, verdict, unit))
-    return last_order_wins(rulings)
+            continue
+        ruling = Ruling(power, verdict, unit)
+        earlier = latest.get(unit.location.province)
+        if earlier is not None:
+            earlier.superseded = True
+        latest[unit.location.province] = ruling
+        rulings.append(ruling)
+    return rulings
+
+
+def refusal(ruling: Ruling) -> OrderResult:
+    """The result of an order that does not count."""
+    if ruling.superseded:
+        return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.SUPERSEDED)
+    return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.ILLEGAL, ruling.illegal or "")
 
 
 def _helped(order: Order, units: dict[str, Unit]) -> Unit | None:
@@ -167,6 +185,13 @@ class _MovementReview:
 
     def name(self, province: str) -> str:
         return self.map.provinces[province].name
+
+    def not_yours(self, power: str, ref: UnitRef | None, unit: Unit | None) -> str:
+        if ref is None:
+            return "not an order for a unit in a movement phase"
+        if unit is None:
+            return f"there is no unit in {self.name(ref.location.province)}"
+        return f"the unit in {self.name(unit.location.province)} is not {power}'s"
 
     def other_unit(self, ref: UnitRef, acting: Unit) -> Unit:
         target = self.units.get(ref.province)

@@ -5,6 +5,10 @@ holds. ``_resolve`` settles a decision from the optimistic and pessimistic readi
 conditions; when the two never agree because the decisions form a cycle, the backup rule
 applies: a cycle of moves all succeed (circular movement); a cycle with convoys follows the
 Szykman rule (the convoys fail); any other cycle (possible in variants) fails entirely.
+
+This runs for every phase of every game, so it is written for speed: one node per unit
+holding plain fields (provinces as strings, order kinds as small ints), and the phase's
+results built in the same pass that reads the decisions.
 """
 
 from __future__ import annotations
@@ -14,144 +18,113 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gm.adjudicator.legality import Ruling
+from gm.adjudicator.legality import Ruling, refusal
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Convoy, Move, SupportHold, SupportMove
-from gm.domain.outcomes import Reason
-from gm.domain.position import Position
+from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Unit
 
 HOLD, MOVE, SUPPORT, CONVOY = range(4)
+_NONE: tuple = ()  # shared empty list of supports or fleets until a first one is linked
 
 
 class _Node:
     """One unit on the board with its order and the state of its decision."""
 
     __slots__ = (
-        "unit", "power", "province", "kind", "destination", "target", "support_coast", "strength",
-        "convoyed", "opponent", "supports", "hold_supports", "fleets", "valid", "ruling",
-        "resolved", "result", "visited", "in_cycle", "paradox",
+        "unit", "power", "province", "strength", "kind", "dest", "coast", "target", "convoyed",
+        "opponent", "supports", "hold_supports", "fleets", "valid", "ruling",
+        "resolved", "result", "visited", "in_cycle",
     )
 
     def __init__(self, unit: Unit, strength: float):
         self.unit = unit
         self.power = unit.power
         self.province = unit.location.province
-        self.kind = HOLD
-        self.destination: Location | None = None  # move target; support/convoy: where the move goes
-        self.target: str | None = None  # support/convoy: the province of the unit helped
-        self.support_coast: str | None = None
         self.strength = strength
+        self.kind = HOLD
+        self.dest: str | None = None  # move: where it goes; support/convoy: where the helped move goes
+        self.coast: str | None = None  # move: the coast it goes to; support: the coast it names
+        self.target: str | None = None  # support/convoy: the province of the unit helped
         self.convoyed = False
         self.opponent: _Node | None = None  # head-to-head partner
-        self.supports: list[_Node] = []  # valid supports of this unit's move
-        self.hold_supports: list[_Node] = []
-        self.fleets: list[_Node] = []  # convoys matching this unit's move
+        self.supports: list[_Node] | tuple = _NONE  # valid supports of this unit's move
+        self.hold_supports: list[_Node] | tuple = _NONE
+        self.fleets: list[_Node] | tuple = _NONE  # convoys matching this unit's move
         self.valid = True  # support/convoy matches an order
-        self.ruling: int | None = None  # index of the ruling that gave this order
-        self.resolved = False
-        self.result = False
-        self.visited = False
-        self.in_cycle = False
-        self.paradox = False
+        self.ruling = -1  # index of the ruling that gave this order
+        self.resolved = self.result = self.visited = self.in_cycle = False
 
 
 @dataclass(slots=True)
 class MovementOutcome:
-    verdicts: list[tuple[int, bool, Reason | None]]  # (ruling index, succeeded, reason) per ordered unit
-    moved: list[tuple[Unit, Location]]  # units that moved, and where to
-    dislodged: list[tuple[Unit, str, bool]]  # unit, the province its attacker came from, by convoy
-    contested: set[str]  # provinces left empty by a standoff
+    results: list[OrderResult]  # one per ruling, in the same order
+    units: tuple[Unit, ...]  # the units on the board after the moves (dislodged ones not among them)
+    dislodged: tuple[Dislodgement, ...]
 
 
 def resolve_movement(variant: Variant, position: Position, rulings: Sequence[Ruling]) -> MovementOutcome:
-    return _Resolver(variant, position, rulings).run()
+    return _Resolver(variant, position, rulings).run(position, rulings)
 
 
 class _Resolver:
     def __init__(self, variant: Variant, position: Position, rulings: Sequence[Ruling]):
         self.variant = variant
-        self.nodes = [_Node(u, variant.strength(u)) for u in position.units]
-        self.at = {n.province: n for n in self.nodes}
+        strength = variant.strength
+        self.nodes = nodes = [_Node(u, strength(u)) for u in position.units]
+        self.at = at = {n.province: n for n in nodes}
         self.moves_to: dict[str, list[_Node]] = {}
         self.sea = variant.map.fleet_province_adjacency
         self.cycle: list[_Node] = []
         self.hits = 0
         self.uncertain = False
+        ordered = []
         for index, ruling in enumerate(rulings):
-            if ruling.counts and ruling.unit is not None:
-                self._give_order(self.at[ruling.unit.location.province], ruling, index)
-        self._link()
+            if ruling.illegal is None and not ruling.superseded and ruling.unit is not None:
+                node = at[ruling.unit.location.province]
+                _give_order(node, ruling, index)
+                ordered.append(node)
+        self._link(ordered)
 
     # -- setting up ----------------------------------------------------------------
 
-    def _give_order(self, node: _Node, ruling: Ruling, index: int) -> None:
-        order = ruling.order
-        node.ruling = index
-        if isinstance(order, Move):
-            node.kind = MOVE
-            node.destination = order.destination
-            node.convoyed = order.via_convoy
-        elif isinstance(order, SupportHold):
-            node.kind = SUPPORT
-            node.target = order.supported.province
-        elif isinstance(order, SupportMove):
-            node.kind = SUPPORT
-            node.target = order.supported.province
-            node.destination = order.destination
-            node.support_coast = order.destination.coast
-        elif isinstance(order, Convoy):
-            node.kind = CONVOY
-            node.target = order.army.province
-            node.destination = order.destination
-
-    def _link(self) -> None:
-        convoys: dict[tuple[str, str], list[_Node]] = {}
-        for node in self.nodes:
-            if node.kind == CONVOY and node.target and node.destination:
-                convoys.setdefault((node.target, node.destination.province), []).append(node)
-        for node in self.nodes:
-            if node.kind != MOVE or node.destination is None:
+    def _link(self, ordered: list[_Node]) -> None:
+        at, moves_to = self.at, self.moves_to
+        convoys: dict[tuple[str, str | None], list[_Node]] = {}
+        for node in ordered:
+            kind = node.kind
+            if kind == MOVE:
+                if node.dest in moves_to:
+                    moves_to[node.dest].append(node)  # type: ignore[index]
+                else:
+                    moves_to[node.dest] = [node]  # type: ignore[index]
+            elif kind == CONVOY:
+                convoys.setdefault((node.target, node.dest), []).append(node)  # type: ignore[arg-type]
+        for node in ordered:
+            if node.kind != MOVE:
                 continue
-            dest = node.destination.province
-            self.moves_to.setdefault(dest, []).append(node)
-            fleets = convoys.get((node.province, dest), [])
-            if node.unit.type.convoyable:
-                adjacent = bool(self.variant.destinations(node.unit, dest))
+            fleets = convoys.get((node.province, node.dest), _NONE) if convoys else _NONE
+            if not node.convoyed and node.unit.type.convoyable:
                 # DATC 4.A.3 (2000/2023 rules, no land fallback): an adjacent move goes by convoy
                 # only when ordered "via convoy" or when an own fleet convoys it.
-                node.convoyed = node.convoyed or not adjacent or any(f.power == node.power for f in fleets)
-            node.fleets = fleets if node.convoyed else []
-        for node in self.nodes:
-            if node.kind == MOVE and not node.convoyed and node.destination is not None:
-                other = self.at.get(node.destination.province)
-                if (other is not None and other.kind == MOVE and not other.convoyed
-                        and other.destination is not None and other.destination.province == node.province):
+                node.convoyed = (not self.variant.destinations(node.unit, node.dest)  # type: ignore[arg-type]
+                                 or any(f.power == node.power for f in fleets))
+            if node.convoyed:
+                node.fleets = fleets
+        for node in ordered:
+            kind = node.kind
+            if kind == MOVE:
+                other = at.get(node.dest)  # type: ignore[arg-type]
+                if (other is not None and other.kind == MOVE and other.dest == node.province
+                        and not node.convoyed and not other.convoyed):
                     node.opponent = other
-            elif node.kind == CONVOY:
-                army = self.at.get(node.target or "")
+            elif kind == SUPPORT:
+                _link_support(node, at.get(node.target))  # type: ignore[arg-type]
+            elif kind == CONVOY:
+                army = at.get(node.target)  # type: ignore[arg-type]
                 node.valid = army is not None and node in army.fleets
-            elif node.kind == SUPPORT:
-                self._link_support(node)
-
-    def _link_support(self, node: _Node) -> None:
-        helped = self.at.get(node.target or "")
-        if helped is None:
-            node.valid = False
-        elif node.destination is None:
-            node.valid = helped.kind != MOVE
-            if node.valid:
-                helped.hold_supports.append(node)
-        else:
-            node.valid = (
-                helped.kind == MOVE
-                and helped.destination is not None
-                and helped.destination.province == node.destination.province
-                and (node.support_coast is None or node.support_coast == helped.destination.coast)
-            )
-            if node.valid:
-                helped.supports.append(node)
 
     # -- the generic resolver (DATC 5.E) ---------------------------------------------
 
@@ -174,7 +147,8 @@ class _Resolver:
         pes_result = self._adjudicate(node, False) if (self.uncertain and opt_result) else opt_result
         node.visited = False
         if opt_result == pes_result:
-            self._drop_cycle(old_len)
+            if len(self.cycle) > old_len:
+                self._drop_cycle(old_len)
             self.hits = old_hits
             self.uncertain = old_uncertain
             node.resolved = True
@@ -208,7 +182,7 @@ class _Resolver:
         convoys = [m for m in members if m.kind == CONVOY]
         if convoys:  # Szykman: the convoying fleets of the paradox do not convoy
             for fleet in convoys:
-                fleet.resolved, fleet.result, fleet.paradox = True, False, True
+                fleet.resolved, fleet.result = True, False
             return
         settle = all(m.kind == MOVE for m in members)  # circular movement succeeds
         for member in members:
@@ -217,32 +191,34 @@ class _Resolver:
     # -- the conditions (DATC 5.B) ---------------------------------------------------
 
     def _adjudicate(self, node: _Node, optimistic: bool) -> bool:
-        if node.kind == MOVE:
+        kind = node.kind
+        if kind == MOVE:
             return self._move_succeeds(node, optimistic)
-        if node.kind == SUPPORT:
+        if kind == SUPPORT:
             return self._support_given(node, optimistic)
         return self._convoy_holds(node, optimistic)
 
     def _move_succeeds(self, node: _Node, optimistic: bool) -> bool:
-        if not self._path(node, optimistic):
+        if node.convoyed and not self._path(node, optimistic):
             return False
         attack = self._attack(node, optimistic)
-        dest = node.destination.province  # type: ignore[union-attr]
         if node.opponent is not None:
             if attack <= self._defend(node.opponent, not optimistic):
                 return False
-        elif attack <= self._hold(dest, not optimistic):
+        elif attack <= self._hold(node.dest, not optimistic):  # type: ignore[arg-type]
             return False
-        for rival in self.moves_to[dest]:
+        for rival in self.moves_to[node.dest]:  # type: ignore[index]
             if rival is not node and attack <= self._prevent(rival, not optimistic):
                 return False
         return True
 
     def _support_given(self, node: _Node, optimistic: bool) -> bool:
-        attackers = self.moves_to.get(node.province, ())
-        into = node.destination.province if node.destination is not None else None
+        attackers = self.moves_to.get(node.province)
+        if attackers is None:
+            return True
         for attacker in attackers:
-            if attacker.power != node.power and attacker.province != into and self._path(attacker, not optimistic):
+            if (attacker.power != node.power and attacker.province != node.dest
+                    and (not attacker.convoyed or self._path(attacker, not optimistic))):
                 return False  # cut
         for attacker in attackers:
             if self._resolve(attacker, not optimistic):
@@ -252,15 +228,16 @@ class _Resolver:
     def _convoy_holds(self, node: _Node, optimistic: bool) -> bool:
         # DATC 5.D: adjudicate, not resolve, the attacks on a convoying fleet, so that every
         # convoy paradox is a clean single cycle.
-        for attacker in self.moves_to.get(node.province, ()):
+        for attacker in self.moves_to.get(node.province, _NONE):
             if self._move_succeeds(attacker, not optimistic):
                 return False
         return True
 
     def _path(self, node: _Node, optimistic: bool) -> bool:
+        """Can a convoyed move reach its destination (other moves always can)?"""
         if not node.convoyed:
             return True
-        dest = node.destination.province  # type: ignore[union-attr]
+        dest = node.dest
         usable = {f.province for f in node.fleets if self._resolve(f, optimistic)}
         if not usable:
             return False
@@ -277,32 +254,34 @@ class _Resolver:
                     queue.append(nxt)
         return False
 
-    def _support_total(self, supports: list[_Node], high: bool, against: str | None = None) -> float:
+    def _support_total(self, supports: Sequence[_Node], high: bool, against: str | None = None) -> float:
         total = 0.0
         for s in supports:
-            if (against is None or s.power != against) and self._resolve(s, high):
+            if s.power != against and self._resolve(s, high):
                 total += s.strength
         return total
 
     def _attack(self, node: _Node, high: bool) -> float:
-        if not self._path(node, high):
+        if node.convoyed and not self._path(node, high):
             return 0
-        there = self.at.get(node.destination.province)  # type: ignore[union-attr]
+        there = self.at.get(node.dest)  # type: ignore[arg-type]
         if there is None or (node.opponent is None and there.kind == MOVE and self._resolve(there, high)):
-            return node.strength + self._support_total(node.supports, high)
+            return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
         if there.power == node.power:
             return 0  # no self-dislodgement
+        if not node.supports:
+            return node.strength
         return node.strength + self._support_total(node.supports, high, against=there.power)
 
     def _defend(self, node: _Node, high: bool) -> float:
-        return node.strength + self._support_total(node.supports, high)
+        return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
 
     def _prevent(self, node: _Node, high: bool) -> float:
-        if not self._path(node, high):
+        if node.convoyed and not self._path(node, high):
             return 0
         if node.opponent is not None and self._resolve(node.opponent, not high):
             return 0  # beaten head to head: no effect where the winner came from (DATC 4.A.7)
-        return node.strength + self._support_total(node.supports, high)
+        return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
 
     def _hold(self, province: str, high: bool) -> float:
         there = self.at.get(province)
@@ -310,32 +289,52 @@ class _Resolver:
             return 0
         if there.kind == MOVE:
             return 0 if self._resolve(there, not high) else there.strength
+        if not there.hold_supports:
+            return there.strength
         return there.strength + self._support_total(there.hold_supports, high)
 
     # -- results -------------------------------------------------------------------
 
-    def run(self) -> MovementOutcome:
+    def run(self, position: Position, rulings: Sequence[Ruling]) -> MovementOutcome:
+        nodes = self.nodes
         depth = sys.getrecursionlimit()
         sys.setrecursionlimit(max(depth, 10_000))
         try:
-            for node in self.nodes:
-                if node.kind != HOLD:
+            for node in nodes:
+                if node.kind != HOLD and not node.resolved:
                     self._resolve(node, False)
         finally:
             sys.setrecursionlimit(depth)
-        outcome = MovementOutcome([], [], [], self._contested())
-        winners = {n.destination.province: n for n in self.nodes if n.kind == MOVE and n.result}  # type: ignore[union-attr]
-        for node in self.nodes:
+        results: list[OrderResult] = [None if r.illegal is None and not r.superseded else refusal(r)  # type: ignore[misc]
+                                      for r in rulings]
+        winners = {n.dest: n for n in nodes if n.result and n.kind == MOVE}
+        staying: list[Unit] = []
+        moved: list[Unit] = []
+        beaten: list[tuple[Unit, _Node]] = []
+        for node in nodes:
             attacker = winners.get(node.province)
             if node.kind == MOVE and node.result:
-                outcome.moved.append((node.unit, node.destination))  # type: ignore[arg-type]
+                moved.append(node.unit.moved_to(Location(node.dest, node.coast)))  # type: ignore[arg-type]
                 attacker = None
             elif attacker is not None:
-                outcome.dislodged.append((node.unit, attacker.province, attacker.convoyed))
-            if node.ruling is not None:
+                beaten.append((node.unit, attacker))
+            else:
+                staying.append(node.unit)
+            if node.ruling >= 0:
+                ruling = rulings[node.ruling]
                 succeeded, reason = self._verdict(node, attacker)
-                outcome.verdicts.append((node.ruling, succeeded, reason))
-        return outcome
+                results[node.ruling] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason)
+        units = tuple(staying + moved)
+        dislodged: tuple[Dislodgement, ...] = ()
+        if beaten:
+            occupied = {u.location.province for u in units}
+            contested = self._contested()
+            dislodged = tuple(
+                Dislodgement(unit, by.province,
+                             self.variant.retreat_options(unit, by.province, by.convoyed, occupied, contested))
+                for unit, by in beaten
+            )
+        return MovementOutcome(results, units, dislodged)
 
     def _verdict(self, node: _Node, attacker: _Node | None) -> tuple[bool, Reason | None]:
         kind = node.kind
@@ -356,6 +355,7 @@ class _Resolver:
         return False, Reason.PARADOX
 
     def _contested(self) -> set[str]:
+        """Provinces left empty by a standoff (no retreat there, DATC 4.A.5)."""
         contested = set()
         for province, movers in self.moves_to.items():
             if len(movers) < 2 or any(m.result for m in movers):
@@ -365,3 +365,47 @@ class _Resolver:
             if len(real) >= 2:
                 contested.add(province)
         return contested
+
+
+def _give_order(node: _Node, ruling: Ruling, index: int) -> None:
+    order = ruling.order
+    node.ruling = index
+    kind = type(order)
+    if kind is Move:
+        node.kind = MOVE
+        node.dest, node.coast = order.destination  # type: ignore[attr-defined]
+        node.convoyed = order.via_convoy  # type: ignore[attr-defined]
+    elif kind is SupportMove:
+        node.kind = SUPPORT
+        node.target = order.supported.location.province  # type: ignore[attr-defined]
+        node.dest, node.coast = order.destination  # type: ignore[attr-defined]
+    elif kind is SupportHold:
+        node.kind = SUPPORT
+        node.target = order.supported.location.province  # type: ignore[attr-defined]
+    elif kind is Convoy:
+        node.kind = CONVOY
+        node.target = order.army.location.province  # type: ignore[attr-defined]
+        node.dest = order.destination.province  # type: ignore[attr-defined]
+
+
+def _link_support(node: _Node, helped: _Node | None) -> None:
+    if helped is None:
+        node.valid = False
+    elif node.dest is None:
+        node.valid = helped.kind != MOVE
+        if node.valid:
+            if helped.hold_supports:
+                helped.hold_supports.append(node)  # type: ignore[union-attr]
+            else:
+                helped.hold_supports = [node]
+    else:
+        node.valid = (
+            helped.kind == MOVE
+            and helped.dest == node.dest
+            and (node.coast is None or node.coast == helped.coast)
+        )
+        if node.valid:
+            if helped.supports:
+                helped.supports.append(node)  # type: ignore[union-attr]
+            else:
+                helped.supports = [node]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -55,8 +54,24 @@ class Position:
     def powers_with_units(self) -> set[str]:
         return {u.power for u in self.units} | {d.unit.power for d in self.dislodged}
 
-    def replace(self, **changes: Any) -> Position:
-        return dataclasses.replace(self, **changes)
+    def replace(
+        self,
+        *,
+        phase: Phase | None = None,
+        units: tuple[Unit, ...] | None = None,
+        centres: Mapping[str, str] | None = None,
+        dislodged: tuple[Dislodgement, ...] | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Position:
+        """A copy with some fields changed (``dataclasses.replace`` costs more, on every phase)."""
+        copy = object.__new__(Position)
+        set_field = object.__setattr__
+        set_field(copy, "phase", self.phase if phase is None else phase)
+        set_field(copy, "units", self.units if units is None else units)
+        set_field(copy, "centres", self.centres if centres is None else frozen_mapping(centres))
+        set_field(copy, "dislodged", self.dislodged if dislodged is None else dislodged)
+        set_field(copy, "extra", self.extra if extra is None else frozen_mapping(extra))
+        return copy
 
 
 def _unit_key(unit: Unit) -> tuple[str, str, str]:
