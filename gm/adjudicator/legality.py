@@ -62,8 +62,7 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
         if unit is None or unit.power != power:
             rulings.append(Ruling(power, order, unit, illegal=reviewer.not_yours(power, ref, unit)))
             continue
-        kind = type(order)
-        key = (order, unit) if kind is Move or kind is Hold else (order, unit, _helped(order, units))
+        key = _verdict_key(order, unit, units)
         verdict = verdicts.get(key)
         if verdict is None:
             reviewer.consulted_fleets = False
@@ -92,13 +91,27 @@ def refusal(ruling: Ruling) -> OrderResult:
     return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.ILLEGAL, ruling.illegal or "")
 
 
-def _helped(order: Order, units: dict[str, Unit]) -> Unit | None:
-    """The other unit a support or convoy names, whose place and type its legality depends on."""
-    if isinstance(order, (SupportHold, SupportMove)):
-        return units.get(order.supported.province)
-    if isinstance(order, Convoy):
-        return units.get(order.army.province)
-    return None
+def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
+    """What an order's legality depends on: its unit, its fields and the unit it helps.
+
+    Made of named tuples, which hash and compare in C, where an order's own (dataclass)
+    hash and equality would run Python code for every order of every phase.
+    """
+    kind = type(order)
+    if kind is Move:
+        return (kind, unit, order.destination, order.via_convoy)  # type: ignore[attr-defined]
+    if kind is Hold:
+        return (kind, unit)
+    if kind is SupportMove:
+        supported = order.supported  # type: ignore[attr-defined]
+        return (kind, unit, supported, order.destination, units.get(supported.location.province))  # type: ignore[attr-defined]
+    if kind is SupportHold:
+        supported = order.supported  # type: ignore[attr-defined]
+        return (kind, unit, supported, units.get(supported.location.province))
+    if kind is Convoy:
+        army = order.army  # type: ignore[attr-defined]
+        return (kind, unit, army, order.destination, units.get(army.location.province))  # type: ignore[attr-defined]
+    return (kind, unit, order)
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:

@@ -110,7 +110,7 @@ class _Resolver:
                 # DATC 4.A.3 (2000/2023 rules, no land fallback): an adjacent move goes by convoy
                 # only when ordered "via convoy" or when an own fleet convoys it.
                 node.convoyed = (not self.variant.destinations(node.unit, node.dest)  # type: ignore[arg-type]
-                                 or any(f.power == node.power for f in fleets))
+                                 or (bool(fleets) and any(f.power == node.power for f in fleets)))
             if node.convoyed:
                 node.fleets = fleets
         for node in ordered:
