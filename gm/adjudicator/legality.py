@@ -72,7 +72,7 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
                 verdict = str(why)
             if not reviewer.consulted_fleets:  # convoy verdicts depend on where every fleet is
                 verdicts[key] = verdict
-        if verdict.__class__ is str:
+        if isinstance(verdict, str):
             rulings.append(Ruling(power, order, unit, illegal=verdict))
             continue
         ruling = Ruling(power, verdict, unit)
@@ -92,25 +92,25 @@ def refusal(ruling: Ruling) -> OrderResult:
 
 
 def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
-    """What an order's legality depends on: its unit, its fields and the unit it helps.
+    """What an order's legality depends on: its kind, its unit and places, the unit it helps.
 
-    Made of named tuples, which hash and compare in C, where an order's own (dataclass)
-    hash and equality would run Python code for every order of every phase.
+    A flat tuple of strings, unit types and flags: it hashes and compares in C without
+    visiting the order objects of earlier phases (an order's own dataclass hash and equality
+    would run Python code, for every order of every phase).
     """
     kind = type(order)
+    province, coast = unit.location
     if kind is Move:
-        return (kind, unit, order.destination, order.via_convoy)  # type: ignore[attr-defined]
+        to, to_coast = order.destination  # type: ignore[attr-defined]
+        return (kind, unit.type, province, coast, to, to_coast, order.via_convoy)  # type: ignore[attr-defined]
     if kind is Hold:
-        return (kind, unit)
-    if kind is SupportMove:
-        supported = order.supported  # type: ignore[attr-defined]
-        return (kind, unit, supported, order.destination, units.get(supported.location.province))  # type: ignore[attr-defined]
-    if kind is SupportHold:
-        supported = order.supported  # type: ignore[attr-defined]
-        return (kind, unit, supported, units.get(supported.location.province))
-    if kind is Convoy:
-        army = order.army  # type: ignore[attr-defined]
-        return (kind, unit, army, order.destination, units.get(army.location.province))  # type: ignore[attr-defined]
+        return (kind, unit.type, province, coast)
+    if kind is SupportMove or kind is SupportHold or kind is Convoy:
+        other = (order.army if kind is Convoy else order.supported).location.province  # type: ignore[attr-defined]
+        helped = units.get(other)
+        helped_type, helped_coast = (None, None) if helped is None else (helped.type, helped.location.coast)
+        to, to_coast = (None, None) if kind is SupportHold else order.destination  # type: ignore[attr-defined]
+        return (kind, unit.type, province, coast, other, helped_type, helped_coast, to, to_coast)
     return (kind, unit, order)
 
 
