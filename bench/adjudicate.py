@@ -1,6 +1,6 @@
 """Milliseconds per movement phase: gm's adjudicator, and MILA's when it is installed.
 
-    .venv/bin/python bench/adjudicate.py [--games 100] [--phases 40] [--seed 1]
+    .venv/bin/python bench/adjudicate.py [--games 100] [--phases 40] [--seed 1] [--rounds 5]
 
 Plays random games on the standard map with plausible orders (supports and convoys that
 match other units' moves, so that bounces, dislodgements and retreats really happen), keeps
@@ -8,11 +8,17 @@ every movement phase, then times gm on each of them. With MILA's engine installe
 (`pip install diplomacy==1.1.2`, or `pip install -e '.[bench]'`) the very same phases are
 given to it in the same run, the median ratio is printed, and the two engines' boards after
 each phase are compared.
+
+Each round adjudicates every phase once with gm, then every phase once with MILA (its games
+set up beforehand, outside the timing); a phase's time is its best over the rounds, so a
+moment when the machine is busy does not count against either engine. gm runs as installed:
+with its adjudicator compiled by mypyc (setup.py), or as pure Python with GM_PURE_PYTHON=1.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import statistics
 import sys
@@ -62,6 +68,13 @@ def time_gm(samples: list[Sample]) -> list[float]:
     return timings
 
 
+def gm_build() -> str:
+    import gm.adjudicator.movement
+
+    compiled = not gm.adjudicator.movement.__file__.endswith(".py")
+    return "compiled with mypyc" if compiled else "pure Python"
+
+
 def mila_order(order: Order) -> str:
     if isinstance(order, Move):
         return f"{order.unit} - {order.destination}" + (" VIA" if order.via_convoy else "")
@@ -76,38 +89,47 @@ def mila_order(order: Order) -> str:
     raise ValueError(order)
 
 
-def time_mila(samples: list[Sample]) -> tuple[list[float], int]:
+def mila_game(sample: Sample):  # type: ignore[no-untyped-def]
     from diplomacy import Game  # type: ignore[import-not-found]
 
+    game = Game()
+    game.clear_units()
+    game.clear_centers()
+    by_power: dict[str, list[str]] = {}
+    for unit in sample.position.units:
+        by_power.setdefault(unit.power.upper(), []).append(str(unit))
+    for power, units in by_power.items():
+        game.set_units(power, units)
+    centres: dict[str, list[str]] = {}
+    for centre, owner in sample.position.centres.items():
+        centres.setdefault(owner.upper(), []).append(centre)
+    for power, owned in centres.items():
+        game.set_centers(power, owned)
+    game.set_current_phase(str(sample.position.phase))
+    orders: dict[str, list[str]] = {}
+    for power, order in sample.orders:
+        orders.setdefault(power.upper(), []).append(mila_order(order))
+    for power, lines in orders.items():
+        game.set_orders(power, lines)
+    return game
+
+
+def time_mila(samples: list[Sample]) -> tuple[list[float], int]:
+    games = [mila_game(sample) for sample in samples]
     timings = []
-    agree = 0
-    for sample in samples:
-        game = Game()
-        game.clear_units()
-        game.clear_centers()
-        by_power: dict[str, list[str]] = {}
-        for unit in sample.position.units:
-            by_power.setdefault(unit.power.upper(), []).append(str(unit))
-        for power, units in by_power.items():
-            game.set_units(power, units)
-        centres: dict[str, list[str]] = {}
-        for centre, owner in sample.position.centres.items():
-            centres.setdefault(owner.upper(), []).append(centre)
-        for power, owned in centres.items():
-            game.set_centers(power, owned)
-        game.set_current_phase(str(sample.position.phase))
-        orders: dict[str, list[str]] = {}
-        for power, order in sample.orders:
-            orders.setdefault(power.upper(), []).append(mila_order(order))
-        for power, lines in orders.items():
-            game.set_orders(power, lines)
+    for game in games:
         start = time.perf_counter()
         game.process()
         timings.append((time.perf_counter() - start) * 1000)
-        after = sorted(u for units in game.get_units().values() for u in units)
-        if after == sorted(sample.after):
-            agree += 1
+    agree = sum(
+        sorted(u for units in game.get_units().values() for u in units) == sorted(sample.after)
+        for game, sample in zip(games, samples)
+    )
     return timings, agree
+
+
+def best(rounds: list[list[float]]) -> list[float]:
+    return [min(times) for times in zip(*rounds)]
 
 
 def describe(name: str, timings: list[float]) -> str:
@@ -121,19 +143,26 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--phases", type=int, default=40, help="phases per game at most")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5, help="each phase's time is its best of these")
     args = parser.parse_args()
     samples = collect(args.games, args.phases, args.seed)
     units = statistics.median(len(s.position.units) for s in samples)
-    print(f"{len(samples)} movement phases from {args.games} random games (median {units:.0f} units)")
-    gm_timings = time_gm(samples)
-    time_gm(samples)  # warm caches once, then measure again
-    gm_timings = time_gm(samples)
+    print(f"{len(samples)} movement phases from {args.games} random games (median {units:.0f} units), "
+          f"best of {args.rounds} rounds; gm {gm_build()}")
+    mila = importlib.util.find_spec("diplomacy") is not None
+    time_gm(samples)  # warm up once
+    gm_rounds, mila_rounds, agree = [], [], 0
+    for _ in range(args.rounds):
+        gm_rounds.append(time_gm(samples))
+        if mila:
+            timings, agree = time_mila(samples)
+            mila_rounds.append(timings)
+    gm_timings = best(gm_rounds)
     print(describe("gm", gm_timings))
-    try:
-        mila_timings, agree = time_mila(samples)
-    except ImportError:
+    if not mila:
         print(" MILA: not installed (pip install diplomacy==1.1.2) - no comparison")
         return 0
+    mila_timings = best(mila_rounds)
     print(describe("MILA", mila_timings))
     ratio = statistics.median(m / g for m, g in zip(mila_timings, gm_timings))
     print(f"gm is {ratio:.1f}x faster (median of per-phase ratios); "

@@ -1,0 +1,31 @@
+"""Compiles the adjudicator's hot modules with mypyc (docs/design/performance.md).
+
+They are ordinary Python and run unchanged without it: ``GM_PURE_PYTHON=1`` skips the
+compilation, and without a C compiler gm installs as pure Python (the extensions are optional).
+Everything else about the package is in pyproject.toml.
+"""
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "gm/adjudicator/engine.py",
+    "gm/adjudicator/legality.py",
+    "gm/adjudicator/movement.py",
+    "gm/adjudicator/convoys.py",
+]
+
+
+def compiled_extensions() -> list:
+    if os.environ.get("GM_PURE_PYTHON") == "1":
+        return []
+    from mypyc.build import mypycify
+
+    extensions = mypycify(COMPILED, opt_level="3", group_name="gm.adjudicator.native")
+    for extension in extensions:
+        extension.optional = True  # a failed compilation leaves the pure-Python modules in use
+    return extensions
+
+
+setup(ext_modules=compiled_extensions())
