@@ -18,7 +18,6 @@ from importlib.util import spec_from_file_location
 from pathlib import Path
 from types import ModuleType
 
-
 _BUILD_SLACK = 2.0  # seconds: an installer may write a module's .py just after its extension
 
 

@@ -8,7 +8,6 @@ nobody ordered) are not decided here: they are "void", found during resolution.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gm.adjudicator.convoys import ConvoyGeometry
 from gm.adjudicator.variant import Variant
@@ -29,15 +28,20 @@ from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Mobility, Unit
 
 
-@dataclass(slots=True)
 class Ruling:
-    """One submitted order after review: normalised, or the reason it does not count."""
+    """One submitted order after review: normalised, or the reason it does not count.
 
-    power: str
-    order: Order
-    unit: Unit | None
-    illegal: str | None = None
-    superseded: bool = False
+    A plain class, not a dataclass: compiled (setup.py), its constructor then runs no Python.
+    """
+
+    __slots__ = ("power", "order", "unit", "illegal", "superseded")
+
+    def __init__(self, power: str, order: Order, unit: Unit | None, illegal: str | None = None):
+        self.power = power
+        self.order = order
+        self.unit = unit
+        self.illegal = illegal
+        self.superseded = False  # a later legal order for the same unit replaced this one
 
     @property
     def counts(self) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Final
 
 from gm.adjudicator.legality import Ruling, refusal
 from gm.adjudicator.variant import Variant
@@ -26,15 +26,17 @@ from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Unit
 
-HOLD, MOVE, SUPPORT, CONVOY = range(4)
-_NONE: tuple = ()  # shared empty list of supports or fleets until a first one is linked
+HOLD: Final = 0
+MOVE: Final = 1
+SUPPORT: Final = 2
+CONVOY: Final = 3
 
 
 class _Node:
     """One unit on the board with its order and the state of its decision."""
 
     __slots__ = (
-        "unit", "power", "province", "strength", "kind", "dest", "coast", "target", "convoyed",
+        "unit", "power", "province", "strength", "kind", "dest", "coast", "destination", "target", "convoyed",
         "opponent", "supports", "hold_supports", "fleets", "valid", "ruling",
         "resolved", "result", "visited", "in_cycle",
     )
@@ -47,22 +49,25 @@ class _Node:
         self.kind = HOLD
         self.dest: str | None = None  # move: where it goes; support/convoy: where the helped move goes
         self.coast: str | None = None  # move: the coast it goes to; support: the coast it names
+        self.destination: Location | None = None  # move: where it goes, coast included
         self.target: str | None = None  # support/convoy: the province of the unit helped
         self.convoyed = False
         self.opponent: _Node | None = None  # head-to-head partner
-        self.supports: list[_Node] | tuple = _NONE  # valid supports of this unit's move
-        self.hold_supports: list[_Node] | tuple = _NONE
-        self.fleets: list[_Node] | tuple = _NONE  # convoys matching this unit's move
+        self.supports: list[_Node] | None = None  # valid supports of this unit's move
+        self.hold_supports: list[_Node] | None = None
+        self.fleets: list[_Node] | None = None  # convoys matching this unit's move
         self.valid = True  # support/convoy matches an order
         self.ruling = -1  # index of the ruling that gave this order
         self.resolved = self.result = self.visited = self.in_cycle = False
 
 
-@dataclass(slots=True)
 class MovementOutcome:
-    results: list[OrderResult]  # one per ruling, in the same order
-    units: tuple[Unit, ...]  # the units on the board after the moves (dislodged ones not among them)
-    dislodged: tuple[Dislodgement, ...]
+    __slots__ = ("results", "units", "dislodged")
+
+    def __init__(self, results: list[OrderResult], units: tuple[Unit, ...], dislodged: tuple[Dislodgement, ...]):
+        self.results = results  # one per ruling, in the same order
+        self.units = units  # the units on the board after the moves (dislodged ones not among them)
+        self.dislodged = dislodged
 
 
 def resolve_movement(variant: Variant, position: Position, rulings: Sequence[Ruling]) -> MovementOutcome:
@@ -105,12 +110,12 @@ class _Resolver:
         for node in ordered:
             if node.kind != MOVE:
                 continue
-            fleets = convoys.get((node.province, node.dest), _NONE) if convoys else _NONE
+            fleets = convoys.get((node.province, node.dest)) if convoys else None
             if not node.convoyed and node.unit.type.convoyable:
                 # DATC 4.A.3 (2000/2023 rules, no land fallback): an adjacent move goes by convoy
                 # only when ordered "via convoy" or when an own fleet convoys it.
                 node.convoyed = (not self.variant.destinations(node.unit, node.dest)  # type: ignore[arg-type]
-                                 or (bool(fleets) and any(f.power == node.power for f in fleets)))
+                                 or (fleets is not None and any(f.power == node.power for f in fleets)))
             if node.convoyed:
                 node.fleets = fleets
         for node in ordered:
@@ -124,7 +129,7 @@ class _Resolver:
                 _link_support(node, at.get(node.target))  # type: ignore[arg-type]
             elif kind == CONVOY:
                 army = at.get(node.target)  # type: ignore[arg-type]
-                node.valid = army is not None and node in army.fleets
+                node.valid = army is not None and army.fleets is not None and node in army.fleets
 
     # -- the generic resolver (DATC 5.E) ---------------------------------------------
 
@@ -228,15 +233,19 @@ class _Resolver:
     def _convoy_holds(self, node: _Node, optimistic: bool) -> bool:
         # DATC 5.D: adjudicate, not resolve, the attacks on a convoying fleet, so that every
         # convoy paradox is a clean single cycle.
-        for attacker in self.moves_to.get(node.province, _NONE):
-            if self._move_succeeds(attacker, not optimistic):
-                return False
+        attackers = self.moves_to.get(node.province)
+        if attackers is not None:
+            for attacker in attackers:
+                if self._move_succeeds(attacker, not optimistic):
+                    return False
         return True
 
     def _path(self, node: _Node, optimistic: bool) -> bool:
         """Can a convoyed move reach its destination (other moves always can)?"""
         if not node.convoyed:
             return True
+        if node.fleets is None:
+            return False
         dest = node.dest
         usable = {f.province for f in node.fleets if self._resolve(f, optimistic)}
         if not usable:
@@ -254,7 +263,7 @@ class _Resolver:
                     queue.append(nxt)
         return False
 
-    def _support_total(self, supports: Sequence[_Node], high: bool, against: str | None = None) -> float:
+    def _support_total(self, supports: list[_Node], high: bool, against: str | None = None) -> float:
         total = 0.0
         for s in supports:
             if s.power != against and self._resolve(s, high):
@@ -314,7 +323,7 @@ class _Resolver:
         for node in nodes:
             attacker = winners.get(node.province)
             if node.kind == MOVE and node.result:
-                moved.append(node.unit.moved_to(Location(node.dest, node.coast)))  # type: ignore[arg-type]
+                moved.append(Unit(node.power, node.unit.type, node.destination))  # type: ignore[arg-type]
                 attacker = None
             elif attacker is not None:
                 beaten.append((node.unit, attacker))
@@ -373,6 +382,7 @@ def _give_order(node: _Node, ruling: Ruling, index: int) -> None:
     kind = type(order)
     if kind is Move:
         node.kind = MOVE
+        node.destination = order.destination  # type: ignore[attr-defined]
         node.dest, node.coast = order.destination  # type: ignore[attr-defined]
         node.convoyed = order.via_convoy  # type: ignore[attr-defined]
     elif kind is SupportMove:
