@@ -14,6 +14,7 @@ COMPILED = [
     "gm/adjudicator/legality.py",
     "gm/adjudicator/movement.py",
     "gm/adjudicator/convoys.py",
+    "gm/domain/outcomes.py",  # the results the adjudicator makes, one per order
 ]
 
 

@@ -9,9 +9,11 @@ every movement phase, then times gm on each of them. With MILA's engine installe
 given to it in the same run, the median ratio is printed, and the two engines' boards after
 each phase are compared.
 
-Each round adjudicates every phase once with gm, then every phase once with MILA (its games
-set up beforehand, outside the timing); a phase's time is its best over the rounds, so a
-moment when the machine is busy does not count against either engine. gm runs as installed:
+Each round adjudicates every phase once with gm, then every phase once with MILA; a phase's
+time is its best over the rounds, so a moment when the machine is busy does not count
+against either engine. Each engine gets the phase just before it runs, as a judge has it
+when a deadline comes (outside the timing): gm decodes the position as its store keeps it
+and parses the orders' text; MILA's game is set up with the units, centres and orders. gm runs as installed:
 with its adjudicator compiled by mypyc (setup.py), or as pure Python with GM_PURE_PYTHON=1.
 """
 
@@ -24,12 +26,17 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from gm.adjudicator.engine import adjudicate
+from gm.adjudicator.variant import Variant
 from gm.bots.plausible import PlausiblePlayer
 from gm.domain.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
+from gm.games.orderbook import parse_stored
+from gm.orders.grammar import OrderGrammar
+from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import VariantCatalog
 
 
@@ -38,6 +45,19 @@ class Sample:
     position: Position
     orders: list[tuple[str, Order]]
     after: list[str]
+
+    @property
+    def stored(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """The position as gm's store keeps it, and the orders as players wrote them."""
+        return encode_position(self.position), [(power, str(order)) for power, order in self.orders]
+
+
+def load(variant: Variant, grammar: OrderGrammar,
+         stored: tuple[dict[str, Any], list[tuple[str, str]]]) -> tuple[Position, list[tuple[str, Order]]]:
+    """The phase as gm has it at a deadline: the position decoded, the orders parsed."""
+    position, lines = stored
+    orders = [(power, order) for power, line in lines for order in parse_stored(grammar, [line])]
+    return decode_position(variant, position), orders
 
 
 def collect(games: int, phases: int, seed: int) -> list[Sample]:
@@ -60,12 +80,23 @@ def collect(games: int, phases: int, seed: int) -> list[Sample]:
 
 def time_gm(samples: list[Sample]) -> list[float]:
     variant = VariantCatalog().get("standard")
+    grammar = OrderGrammar.for_variant(variant)
     timings = []
     for sample in samples:
+        position, orders = load(variant, grammar, sample.stored)
         start = time.perf_counter()
-        adjudicate(variant, sample.position, sample.orders)
+        adjudicate(variant, position, orders)
         timings.append((time.perf_counter() - start) * 1000)
     return timings
+
+
+def check_loading(samples: list[Sample]) -> None:
+    """Decoding and parsing give back the very phases that were played."""
+    variant = VariantCatalog().get("standard")
+    grammar = OrderGrammar.for_variant(variant)
+    for sample in samples:
+        position, orders = load(variant, grammar, sample.stored)
+        assert set(position.units) == set(sample.position.units) and orders == sample.orders, sample
 
 
 def gm_build() -> str:
@@ -115,12 +146,14 @@ def mila_game(sample: Sample):  # type: ignore[no-untyped-def]
 
 
 def time_mila(samples: list[Sample]) -> tuple[list[float], int]:
-    games = [mila_game(sample) for sample in samples]
+    games = []
     timings = []
-    for game in games:
+    for sample in samples:
+        game = mila_game(sample)
         start = time.perf_counter()
         game.process()
         timings.append((time.perf_counter() - start) * 1000)
+        games.append(game)
     agree = sum(
         sorted(u for units in game.get_units().values() for u in units) == sorted(sample.after)
         for game, sample in zip(games, samples)
@@ -146,6 +179,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="each phase's time is its best of these")
     args = parser.parse_args()
     samples = collect(args.games, args.phases, args.seed)
+    check_loading(samples)
     units = statistics.median(len(s.position.units) for s in samples)
     print(f"{len(samples)} movement phases from {args.games} random games (median {units:.0f} units), "
           f"best of {args.rounds} rounds; gm {gm_build()}")

@@ -1,0 +1,55 @@
+"""gm, a play-by-email game master for Diplomacy and its Roman-era variants.
+
+The adjudicator's hot modules are compiled with mypyc when gm is installed (setup.py). They
+are plain Python all the same, and run as such when ``GM_PURE_PYTHON=1`` is set or, with a
+warning, when a source file changed after it was compiled (until ``scripts/setup`` compiles
+it again): the finder below sends those imports to the ``.py`` file instead of the extension.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
+from importlib.util import spec_from_file_location
+from pathlib import Path
+from types import ModuleType
+
+_BUILD_SLACK = 2.0  # seconds: an installer may write a module's .py just after its extension
+
+
+class _SourcesFirst(MetaPathFinder):
+    def __init__(self, sources: dict[str, Path]):
+        self.sources = sources
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        source = self.sources.get(fullname)
+        return spec_from_file_location(fullname, source) if source is not None else None
+
+
+def _sources_to_run(package: Path, name: str, pure: bool) -> dict[str, Path]:
+    """The compiled modules under ``package`` that must run from their source instead."""
+    sources = {}
+    for suffix in EXTENSION_SUFFIXES:
+        for compiled in package.rglob(f"*{suffix}"):
+            source = compiled.with_name(compiled.name[: -len(suffix)] + ".py")
+            if not source.exists():
+                continue  # the extensions' shared runtime, or another suffix's match
+            stale = source.stat().st_mtime > compiled.stat().st_mtime + _BUILD_SLACK
+            if stale and not pure:
+                warnings.warn(f"{source} changed after it was compiled: running it as Python "
+                              f"(scripts/setup compiles it again)", stacklevel=2)
+            if stale or pure:
+                module = ".".join((name, *source.relative_to(package).with_suffix("").parts))
+                sources[module] = source
+    return sources
+
+
+_stale_or_pure = _sources_to_run(Path(__file__).parent, __name__, os.environ.get("GM_PURE_PYTHON") == "1")
+if _stale_or_pure:
+    sys.meta_path.insert(0, _SourcesFirst(_stale_or_pure))

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import gm.adjudicator
-from gm.adjudicator import _sources_to_run
+from gm import _sources_to_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,13 +61,13 @@ def _touch(path: Path, when: float) -> None:
 
 def test_a_source_newer_than_its_extension_runs_as_python(tmp_path: Path) -> None:
     suffix = EXTENSION_SUFFIXES[0]
+    (tmp_path / "sub").mkdir()
     _touch(tmp_path / f"fresh{suffix}", 1_000_000)
     _touch(tmp_path / "fresh.py", 999_000)
-    _touch(tmp_path / f"edited{suffix}", 1_000_000)
-    _touch(tmp_path / "edited.py", 1_000_100)
+    _touch(tmp_path / "sub" / f"edited{suffix}", 1_000_000)
+    _touch(tmp_path / "sub" / "edited.py", 1_000_100)
     _touch(tmp_path / f"native__mypyc{suffix}", 1_000_000)  # the shared runtime has no source
     with pytest.warns(UserWarning, match="edited.py changed after it was compiled"):
-        chosen = _sources_to_run(tmp_path, pure=False)
-    assert chosen == {f"{gm.adjudicator.__name__}.edited": tmp_path / "edited.py"}
-    assert set(_sources_to_run(tmp_path, pure=True)) == {
-        f"{gm.adjudicator.__name__}.edited", f"{gm.adjudicator.__name__}.fresh"}
+        chosen = _sources_to_run(tmp_path, "pkg", pure=False)
+    assert chosen == {"pkg.sub.edited": tmp_path / "sub" / "edited.py"}
+    assert set(_sources_to_run(tmp_path, "pkg", pure=True)) == {"pkg.sub.edited", "pkg.fresh"}

@@ -23,14 +23,27 @@ class Reason(Enum):
     SUPERSEDED = "superseded"  # a later order for the same unit replaced this one
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class OrderResult:
     power: str
     order: Order  # as the engine understood it
     unit: Unit | None  # the unit it commands (None for builds of nothing yet, waives)
     succeeded: bool
-    reason: Reason | None = None
-    detail: str = ""  # for ILLEGAL: why
+    reason: Reason | None
+    detail: str  # for ILLEGAL: why
+
+    # Written out, not generated: compiled (setup.py), this constructor then runs no Python,
+    # and the adjudicator makes one result per order.
+    def __init__(
+        self, power: str, order: Order, unit: Unit | None, succeeded: bool,
+        reason: Reason | None = None, detail: str = "",
+    ) -> None:
+        self.power = power
+        self.order = order
+        self.unit = unit
+        self.succeeded = succeeded
+        self.reason = reason
+        self.detail = detail
 
     @property
     def text(self) -> str:
