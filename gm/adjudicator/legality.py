@@ -8,6 +8,7 @@ nobody ordered) are not decided here: they are "void", found during resolution.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from gm.adjudicator.convoys import ConvoyGeometry
 from gm.adjudicator.variant import Variant
@@ -52,11 +53,18 @@ class Illegal(Exception):
     pass
 
 
+class _FleetsMatter:
+    """In the verdict cache: look again, with where the fleets that could convoy are."""
+
+
+FLEETS_MATTER: Final = _FleetsMatter()
+
+
 def review_movement(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
     units = {u.location.province: u for u in position.units}
     reviewer = _MovementReview(variant, units)
-    # Legality depends only on the map, the order and the units it names, so the verdict on
-    # one such combination is kept for later phases and games.
+    # Legality depends only on the map, the order and the units it names (and, for convoys,
+    # where the fleets that could convoy are), so each verdict is kept for later phases and games.
     verdicts = variant.legality_verdicts
     rulings: list[Ruling] = []
     latest: dict[str, Ruling] = {}  # the last legal order for each unit so far
@@ -68,13 +76,18 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
             continue
         key = _verdict_key(order, unit, units)
         verdict = verdicts.get(key)
+        if verdict is FLEETS_MATTER:
+            verdict = verdicts.get((key, reviewer.convoys.carriers))
         if verdict is None:
             reviewer.consulted_fleets = False
             try:
                 verdict = reviewer.normalise(unit, order)
             except Illegal as why:
                 verdict = str(why)
-            if not reviewer.consulted_fleets:  # convoy verdicts depend on where every fleet is
+            if reviewer.consulted_fleets:  # convoy verdicts depend on where every fleet is
+                verdicts[key] = FLEETS_MATTER
+                verdicts[(key, reviewer.convoys.carriers)] = verdict
+            else:
                 verdicts[key] = verdict
         if isinstance(verdict, str):
             rulings.append(Ruling(power, order, unit, illegal=verdict))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from typing import NamedTuple
 
@@ -30,7 +31,8 @@ class Location(NamedTuple):
     def parse(cls, text: str) -> Location:
         """Read an id such as ``LON`` or ``STP/NC`` (ids only; names are the parser's job)."""
         province, _, coast = text.strip().upper().partition("/")
-        return cls(province, coast or None)
+        # Interned like the map's own ids, so that comparing two ids is an identity check.
+        return cls(sys.intern(province), sys.intern(coast) if coast else None)
 
     @property
     def whole(self) -> Location:

@@ -7,6 +7,7 @@ a map with problems is never half-loaded.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,7 +158,7 @@ class _Reader:
             return provinces, army, fleet
         for pid, spec in raw.items():
             line = line_of(raw, pid)
-            pid = str(pid)
+            pid = sys.intern(str(pid))  # ids are interned: comparing two is an identity check
             if not _ID.match(pid):
                 self.problem(pid, "id is not upper-case letters and digits", "rename it, e.g. 'LON'", line)
                 continue
@@ -222,7 +223,7 @@ class _Reader:
                              "list each coast with its 'fleet' neighbours, or drop 'coasts'", line_of(spec, "coasts"))
             else:
                 for coast, cspec in coasts_raw.items():
-                    coast = str(coast).upper()
+                    coast = sys.intern(str(coast).upper())
                     if coast not in coast_names:
                         self.problem(pid, f"coast {coast!r} is not a known coast",
                                      "declare it under 'coasts:' at the top", line_of(coasts_raw, coast))
@@ -281,7 +282,7 @@ class _Reader:
         seen: set[str] = set()
         result = []
         for item in value:
-            item = item.strip().upper()
+            item = sys.intern(item.strip().upper())
             if item in seen:
                 self.problem(where, f"lists {item} twice in '{key}'", "remove one", line_of(spec, key))
             seen.add(item)
