@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from gm.domain.geography import Location, Terrain
 from gm.domain.phases import Calendar, Phase, PhaseKind
@@ -19,8 +19,7 @@ from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 
 
-@dataclass(frozen=True, slots=True)
-class Adjustment:
+class Adjustment(NamedTuple):
     """What a power does in an adjustment phase: build (positive) or remove (negative)."""
 
     power: str
@@ -201,9 +200,11 @@ class Variant:
     def update_ownership(self, position: Position) -> dict[str, str]:
         """At the end of an ownership season a centre belongs to the power whose unit is in it."""
         centres = dict(position.centres)
+        supply_centres = self.map.supply_centres
         for unit in position.units:
-            if unit.location.province in self.map.supply_centres:
-                centres[unit.location.province] = unit.power
+            province = unit.location.province
+            if province in supply_centres:
+                centres[province] = unit.power
         return centres
 
     def victory_threshold(self, position: Position) -> int:

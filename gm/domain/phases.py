@@ -78,13 +78,17 @@ class Calendar:
 
     def following(self, phase: Phase) -> Phase:
         """The phase after this one, whether or not it will have anything to do."""
-        season = self.seasons[phase.season_index]
-        if phase.kind_index + 1 < len(season.kinds):
-            return self.phase(phase.year, season.code, season.kinds[phase.kind_index + 1])
-        if phase.season_index + 1 < len(self.seasons):
-            nxt = self.seasons[phase.season_index + 1]
-            return self.phase(phase.year, nxt.code, nxt.kinds[0])
-        return self.first_phase(next_year(phase.year))
+        seasons = self.seasons
+        season = seasons[phase.season_index]
+        kind_index = phase.kind_index + 1
+        if kind_index < len(season.kinds):
+            return Phase(phase.year, phase.season_index, kind_index, season.code, season.kinds[kind_index])
+        season_index = phase.season_index + 1
+        if season_index < len(seasons):
+            nxt = seasons[season_index]
+            return Phase(phase.year, season_index, 0, nxt.code, nxt.kinds[0])
+        first = seasons[0]
+        return Phase(next_year(phase.year), 0, 0, first.code, first.kinds[0])
 
     def is_last_of_season(self, phase: Phase) -> bool:
         return phase.kind_index == len(self.seasons[phase.season_index].kinds) - 1
