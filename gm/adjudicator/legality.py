@@ -74,8 +74,17 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
         if unit is None or unit.power != power:
             rulings.append(Ruling(power, order, unit, illegal=reviewer.not_yours(power, ref, unit)))
             continue
-        key = _verdict_key(order, unit, units)
-        verdict = verdicts.get(key)
+        kind = type(order)
+        verdict: Order | str | _FleetsMatter | None
+        if kind is Hold or kind is Move:  # quicker to decide again than to look up
+            try:
+                verdict = reviewer.normalise(unit, order)
+            except Illegal as why:
+                verdict = str(why)
+            key = None
+        else:
+            key = _verdict_key(order, unit, units)
+            verdict = verdicts.get(key)
         if verdict is FLEETS_MATTER:
             verdict = verdicts.get((key, reviewer.convoys.carriers))
         if verdict is None:
@@ -248,7 +257,7 @@ class _MovementReview:
             if via_convoy and not unit.type.convoyable:
                 raise Illegal(f"a {unit.type.name} cannot be convoyed")
             if self.variant.destinations(unit, province) and not via_convoy:
-                return Location(province)
+                return wanted if wanted.coast is None else Location(province)
             if unit.type.convoyable and self.convoy_possible(unit.location.province, province):
                 return Location(province)
             if self.variant.destinations(unit, province):

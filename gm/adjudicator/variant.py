@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
 
 from gm.domain.geography import Location, Terrain
 from gm.domain.phases import Calendar, Phase, PhaseKind
@@ -19,7 +19,8 @@ from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 
 
-class Adjustment(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Adjustment:
     """What a power does in an adjustment phase: build (positive) or remove (negative)."""
 
     power: str
