@@ -14,6 +14,7 @@ COMPILED = [
     "gm/adjudicator/legality.py",
     "gm/adjudicator/movement.py",
     "gm/adjudicator/convoys.py",
+    "gm/adjudicator/variant.py",  # the standard rules every variant starts from
     "gm/domain/outcomes.py",  # the results the adjudicator makes, one per order
 ]
 

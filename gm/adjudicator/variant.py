@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from mypy_extensions import mypyc_attr
+
 from gm.domain.geography import Location, Terrain
 from gm.domain.phases import Calendar, Phase, PhaseKind
 from gm.domain.position import Position, sorted_units
@@ -19,7 +21,7 @@ from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Adjustment:
     """What a power does in an adjustment phase: build (positive) or remove (negative)."""
 
@@ -27,7 +29,14 @@ class Adjustment:
     count: int
     build_sites: frozenset[str]
 
+    def __init__(self, power: str, count: int, build_sites: frozenset[str]) -> None:
+        # Written out: compiled (setup.py), the constructor then runs no Python.
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "build_sites", build_sites)
 
+
+@mypyc_attr(native_class=False)
 class BoundedCache(dict):
     """A dict that forgets everything when it grows past its limit (memory stays bounded)."""
 
@@ -41,6 +50,7 @@ class BoundedCache(dict):
         super().__setitem__(key, value)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Variant:
     """Standard Diplomacy rules; subclass and override to make a variant."""
 
@@ -60,6 +70,8 @@ class Variant:
         # Answers that depend on the map only, kept because every phase asks them again.
         self._destinations: dict[tuple[UnitType, Location, str], tuple[Location, ...]] = {}
         self.legality_verdicts: BoundedCache = BoundedCache(200_000)
+        # What other layers build from the variant once and keep with it (the order grammar).
+        self.memo: dict[str, object] = {}
 
     # -- vocabulary ----------------------------------------------------------------
 

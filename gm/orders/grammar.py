@@ -36,9 +36,7 @@ line_verbs=..., named_units=...)``, or a variant method ``extend_order_grammar(g
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import weakref
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
@@ -51,13 +49,18 @@ from gm.maps.model import GameMap, normalise_name
 from gm.orders import verbs
 from gm.orders.cursor import Cursor, first_success, is_number
 from gm.orders.diagnostics import Diagnostic, OrderSyntaxError
-from gm.orders.names import PhraseIndex, ProvinceNames, closest_word, coast_spellings, power_words
+from gm.orders.names import (
+    PhraseIndex,
+    ProvinceNames,
+    closest_word,
+    coast_spellings,
+    power_words,
+)
 from gm.orders.tokens import WORD, clean_line, tokenize
 from gm.orders.verbs import VerbHandler
 
 NamedUnitResolver = Callable[[Any], UnitRef | None]
-
-_CACHE: weakref.WeakKeyDictionary[Variant, OrderGrammar] = weakref.WeakKeyDictionary()
+_MEMO_KEY = "order grammar"  # where a variant keeps its grammar (Variant.memo)
 
 
 def _verb_key(word: str) -> str:
@@ -104,16 +107,14 @@ class OrderGrammar:
         A variant may define ``extend_order_grammar(grammar) -> OrderGrammar`` to add its verbs
         and named units (usually by returning ``grammar.extended(...)``).
         """
-        try:
-            return _CACHE[variant]
-        except (KeyError, TypeError):
-            pass
+        kept = variant.memo.get(_MEMO_KEY)
+        if isinstance(kept, OrderGrammar):
+            return kept
         grammar = cls(variant.map, variant.unit_types)
         hook = getattr(variant, "extend_order_grammar", None)
         if callable(hook):
             grammar = hook(grammar)
-        with contextlib.suppress(TypeError):  # a variant that cannot be weakly referenced
-            _CACHE[variant] = grammar
+        variant.memo[_MEMO_KEY] = grammar
         return grammar
 
     def extended(
