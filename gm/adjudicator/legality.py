@@ -118,26 +118,31 @@ def refusal(ruling: Ruling) -> OrderResult:
 
 
 def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
-    """What an order's legality depends on: its kind, its unit and places, the unit it helps.
+    """What a support's or a convoy's legality depends on: its unit, its places, the unit it helps.
 
     A flat tuple of strings, unit types and flags: it hashes and compares in C without
     visiting the order objects of earlier phases (an order's own dataclass hash and equality
     would run Python code, for every order of every phase).
     """
-    kind = type(order)
-    province, coast = unit.location
-    if kind is Move:
-        to, to_coast = order.destination  # type: ignore[attr-defined]
-        return (kind, unit.type, province, coast, to, to_coast, order.via_convoy)  # type: ignore[attr-defined]
-    if kind is Hold:
-        return (kind, unit.type, province, coast)
-    if kind is SupportMove or kind is SupportHold or kind is Convoy:
-        other = (order.army if kind is Convoy else order.supported).location.province  # type: ignore[attr-defined]
-        helped = units.get(other)
-        helped_type, helped_coast = (None, None) if helped is None else (helped.type, helped.location.coast)
-        to, to_coast = (None, None) if kind is SupportHold else order.destination  # type: ignore[attr-defined]
-        return (kind, unit.type, province, coast, other, helped_type, helped_coast, to, to_coast)
-    return (kind, unit, order)
+    location = unit.location
+    if isinstance(order, SupportMove):
+        supported = order.supported.location.province
+        helped = units.get(supported)
+        return (SupportMove, unit.type, location.province, location.coast, supported,
+                None if helped is None else helped.type, None if helped is None else helped.location.coast,
+                order.destination.province, order.destination.coast)
+    if isinstance(order, SupportHold):
+        supported = order.supported.location.province
+        helped = units.get(supported)
+        return (SupportHold, unit.type, location.province, location.coast, supported,
+                None if helped is None else helped.type, None if helped is None else helped.location.coast)
+    if isinstance(order, Convoy):
+        army = order.army.location.province
+        helped = units.get(army)
+        return (Convoy, unit.type, location.province, location.coast, army,
+                None if helped is None else helped.type, None if helped is None else helped.location.coast,
+                order.destination.province, order.destination.coast)
+    return (type(order), unit, order)
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
