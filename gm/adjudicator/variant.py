@@ -7,7 +7,6 @@ province or season itself; see docs/design/variants.md for how each kind of rule
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -184,11 +183,11 @@ class Variant:
     # -- adjustments ---------------------------------------------------------------
 
     def adjustments(self, position: Position) -> list[Adjustment]:
-        centres = Counter(position.centres.values())
-        units = Counter(u.power for u in position.units)
+        centres = _tally(position.centres.values())
+        units = _tally(u.power for u in position.units)
         result = []
         for power in self.map.powers:
-            count = centres[power] - units[power]
+            count = centres.get(power, 0) - units.get(power, 0)
             sites = self.build_sites(position, power) if count > 0 else frozenset()
             result.append(Adjustment(power, count, sites))
         return result
@@ -225,7 +224,7 @@ class Variant:
 
     def winner(self, position: Position) -> str | None:
         need = self.victory_threshold(position)
-        leaders = [p for p, n in Counter(position.centres.values()).items() if n >= need]
+        leaders = [p for p, n in _tally(position.centres.values()).items() if n >= need]
         return leaders[0] if len(leaders) == 1 else None
 
     # -- phase sequencing ----------------------------------------------------------
@@ -244,3 +243,11 @@ class Variant:
         if season.updates_ownership:
             return position.replace(centres=self.update_ownership(position))
         return position
+
+
+def _tally(powers: Iterable[str]) -> dict[str, int]:
+    """How many times each power is named (a Counter, without its Python-level constructor)."""
+    counts: dict[str, int] = {}
+    for power in powers:
+        counts[power] = counts.get(power, 0) + 1
+    return counts
