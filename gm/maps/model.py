@@ -33,14 +33,13 @@ class Province:
     outline: tuple[tuple[float, float], ...] = ()  # extra (lon, lat) points inside, for drawing
     coast_anchors: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)  # declared variant fields
+    # From the terrain; fields rather than properties because legality asks them for every move.
+    holds_fleets: bool = field(init=False, repr=False, compare=False)
+    holds_armies: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def holds_fleets(self) -> bool:
-        return self.terrain in (Terrain.SEA, Terrain.COAST)
-
-    @property
-    def holds_armies(self) -> bool:
-        return self.terrain in (Terrain.LAND, Terrain.COAST)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds_fleets", self.terrain in (Terrain.SEA, Terrain.COAST))
+        object.__setattr__(self, "holds_armies", self.terrain in (Terrain.LAND, Terrain.COAST))
 
 
 @dataclass(frozen=True, slots=True)
