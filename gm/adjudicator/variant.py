@@ -67,7 +67,7 @@ class Variant:
         self.first_year = first_year
         self.unit_types = unit_types
         # Answers that depend on the map only, kept because every phase asks them again.
-        self._destinations: dict[tuple[UnitType, Location, str], tuple[Location, ...]] = {}
+        self._destinations: dict[tuple[UnitType, str, str | None, str], tuple[Location, ...]] = {}
         self.legality_verdicts: BoundedCache = BoundedCache(200_000)
         # What other layers build from the variant once and keep with it (the order grammar).
         self.memo: dict[str, object] = {}
@@ -129,7 +129,8 @@ class Variant:
 
     def destinations(self, unit: Unit, province: str) -> tuple[Location, ...]:
         """The locations in ``province`` the unit may reach in one ordinary move (no convoy)."""
-        key = (unit.type, unit.location, province)  # a unit type hashes in C, its Mobility enum does not
+        # Flat, of interned strings and a unit type: hashed and compared without Python code.
+        key = (unit.type, unit.location.province, unit.location.coast, province)
         found = self._destinations.get(key)
         if found is None:
             found = self._destinations[key] = self._map_destinations(unit.type.mobility, unit.location, province)
