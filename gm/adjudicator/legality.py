@@ -75,29 +75,10 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
             rulings.append(Ruling(power, order, unit, illegal=reviewer.not_yours(power, ref, unit)))
             continue
         kind = type(order)
-        verdict: Order | str | _FleetsMatter | None
         if kind is Hold or kind is Move:  # quicker to decide again than to look up
-            try:
-                verdict = reviewer.normalise(unit, order)
-            except Illegal as why:
-                verdict = str(why)
-            key = None
+            verdict = reviewer.verdict(unit, order)
         else:
-            key = _verdict_key(order, unit, units)
-            verdict = verdicts.get(key)
-        if verdict is FLEETS_MATTER:
-            verdict = verdicts.get((key, reviewer.convoys.carriers))
-        if verdict is None:
-            reviewer.consulted_fleets = False
-            try:
-                verdict = reviewer.normalise(unit, order)
-            except Illegal as why:
-                verdict = str(why)
-            if reviewer.consulted_fleets:  # convoy verdicts depend on where every fleet is
-                verdicts[key] = FLEETS_MATTER
-                verdicts[(key, reviewer.convoys.carriers)] = verdict
-            else:
-                verdicts[key] = verdict
+            verdict = _cached_verdict(reviewer, verdicts, order, unit, units)
         if isinstance(verdict, str):
             rulings.append(Ruling(power, order, unit, illegal=verdict))
             continue
@@ -108,6 +89,25 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
         latest[unit.location.province] = ruling
         rulings.append(ruling)
     return rulings
+
+
+def _cached_verdict(
+    reviewer: _MovementReview, verdicts: dict, order: Order, unit: Unit, units: dict[str, Unit]
+) -> Order | str:
+    """A support's or a convoy's verdict, decided once per combination and kept by the variant."""
+    key = _verdict_key(order, unit, units)
+    verdict = verdicts.get(key)
+    if verdict is FLEETS_MATTER:
+        verdict = verdicts.get((key, reviewer.convoys.carriers))
+    if verdict is None:
+        reviewer.consulted_fleets = False
+        verdict = reviewer.verdict(unit, order)
+        if reviewer.consulted_fleets:  # a convoy's verdict depends on where the fleets are
+            verdicts[key] = FLEETS_MATTER
+            verdicts[(key, reviewer.convoys.carriers)] = verdict
+        else:
+            verdicts[key] = verdict
+    return verdict
 
 
 def refusal(ruling: Ruling) -> OrderResult:
@@ -208,6 +208,13 @@ class _MovementReview:
             and provinces[destination].holds_fleets
             and self.convoys.route_exists(origin, destination, avoid)
         )
+
+    def verdict(self, unit: Unit, order: Order) -> Order | str:
+        """The order as it counts, or why it does not."""
+        try:
+            return self.normalise(unit, order)
+        except Illegal as why:
+            return str(why)
 
     def normalise(self, unit: Unit, order: Order) -> Order:
         if isinstance(order, Hold):

@@ -62,6 +62,8 @@ class _Node:
 
 
 class MovementOutcome:
+    """What the moves did: each order's result and the board after them."""
+
     __slots__ = ("results", "units", "dislodged")
 
     def __init__(self, results: list[OrderResult], units: tuple[Unit, ...], dislodged: tuple[Dislodgement, ...]):
@@ -71,7 +73,7 @@ class MovementOutcome:
 
 
 def resolve_movement(variant: Variant, position: Position, rulings: Sequence[Ruling]) -> MovementOutcome:
-    return _Resolver(variant, position, rulings).run(position, rulings)
+    return _Resolver(variant, position, rulings).run(rulings)
 
 
 class _Resolver:
@@ -101,10 +103,7 @@ class _Resolver:
         for node in ordered:
             kind = node.kind
             if kind == MOVE:
-                if node.dest in moves_to:
-                    moves_to[node.dest].append(node)  # type: ignore[index]
-                else:
-                    moves_to[node.dest] = [node]  # type: ignore[index]
+                moves_to.setdefault(node.dest, []).append(node)  # type: ignore[arg-type]
             elif kind == CONVOY:
                 convoys.setdefault((node.target, node.dest), []).append(node)  # type: ignore[arg-type]
         for node in ordered:
@@ -304,7 +303,7 @@ class _Resolver:
 
     # -- results -------------------------------------------------------------------
 
-    def run(self, position: Position, rulings: Sequence[Ruling]) -> MovementOutcome:
+    def run(self, rulings: Sequence[Ruling]) -> MovementOutcome:
         nodes = self.nodes
         depth = sys.getrecursionlimit()
         sys.setrecursionlimit(max(depth, 10_000))
