@@ -11,17 +11,22 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Sequence
-from importlib.abc import MetaPathFinder
-from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
+from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.util import spec_from_file_location
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
 _BUILD_SLACK = 2.0  # seconds: an installer may write a module's .py just after its extension
 
 
-class _SourcesFirst(MetaPathFinder):
+class _SourcesFirst:
+    """A meta path finder (importlib.abc.MetaPathFinder, not imported: `gm` starts quickly)."""
+
     def __init__(self, sources: dict[str, Path]):
         self.sources = sources
 
@@ -35,11 +40,12 @@ class _SourcesFirst(MetaPathFinder):
 def _sources_to_run(package: Path, name: str, pure: bool) -> dict[str, Path]:
     """The compiled modules under ``package`` that must run from their source instead."""
     sources = {}
-    for suffix in EXTENSION_SUFFIXES:
-        for compiled in package.rglob(f"*{suffix}"):
-            source = compiled.with_name(compiled.name[: -len(suffix)] + ".py")
-            if not source.exists():
-                continue  # the extensions' shared runtime, or another suffix's match
+    for compiled in package.rglob("*"):
+        suffix = next((s for s in EXTENSION_SUFFIXES if compiled.name.endswith(s)), None)
+        if suffix is None:
+            continue
+        source = compiled.with_name(compiled.name[: -len(suffix)] + ".py")
+        if source.exists():  # not the extensions' shared runtime
             stale = source.stat().st_mtime > compiled.stat().st_mtime + _BUILD_SLACK
             if stale and not pure:
                 warnings.warn(f"{source} changed after it was compiled: running it as Python "
