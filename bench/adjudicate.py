@@ -13,8 +13,10 @@ Each round adjudicates every phase once with gm, then every phase once with MILA
 time is its best over the rounds, so a moment when the machine is busy does not count
 against either engine. Each engine gets the phase just before it runs, as a judge has it
 when a deadline comes (outside the timing): gm decodes the position as its store keeps it
-and parses the orders' text; MILA's game is set up with the units, centres and orders. gm runs as installed:
-with its adjudicator compiled by mypyc (setup.py), or as pure Python with GM_PURE_PYTHON=1.
+and parses the orders' text; MILA's game is set up with the units, centres and orders.
+gm starts every round with a new variant, its legality cache as empty as a new process's.
+gm runs as installed: with its adjudicator compiled by mypyc (setup.py), or as pure Python
+with GM_PURE_PYTHON=1.
 """
 
 from __future__ import annotations
