@@ -67,7 +67,6 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
     # where the fleets that could convoy are), so each verdict is kept for later phases and games.
     verdicts = variant.legality_verdicts
     rulings: list[Ruling] = []
-    latest: dict[str, Ruling] = {}  # the last legal order for each unit so far
     for power, order in submitted:
         ref = order.unit
         unit = units.get(ref.location.province) if ref is not None else None
@@ -81,14 +80,9 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
             verdict = _cached_verdict(reviewer, verdicts, order, unit, units)
         if isinstance(verdict, str):
             rulings.append(Ruling(power, order, unit, illegal=verdict))
-            continue
-        ruling = Ruling(power, verdict, unit)
-        earlier = latest.get(unit.location.province)
-        if earlier is not None:
-            earlier.superseded = True
-        latest[unit.location.province] = ruling
-        rulings.append(ruling)
-    return rulings
+        else:
+            rulings.append(Ruling(power, verdict, unit))
+    return last_order_wins(rulings)
 
 
 def _cached_verdict(
@@ -124,25 +118,22 @@ def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
     visiting the order objects of earlier phases (an order's own dataclass hash and equality
     would run Python code, for every order of every phase).
     """
-    location = unit.location
+    other: UnitRef
+    to: Location | None
     if isinstance(order, SupportMove):
-        supported = order.supported.location.province
-        helped = units.get(supported)
-        return (SupportMove, unit.type, location.province, location.coast, supported,
-                None if helped is None else helped.type, None if helped is None else helped.location.coast,
-                order.destination.province, order.destination.coast)
-    if isinstance(order, SupportHold):
-        supported = order.supported.location.province
-        helped = units.get(supported)
-        return (SupportHold, unit.type, location.province, location.coast, supported,
-                None if helped is None else helped.type, None if helped is None else helped.location.coast)
-    if isinstance(order, Convoy):
-        army = order.army.location.province
-        helped = units.get(army)
-        return (Convoy, unit.type, location.province, location.coast, army,
-                None if helped is None else helped.type, None if helped is None else helped.location.coast,
-                order.destination.province, order.destination.coast)
-    return (type(order), unit, order)
+        other, to = order.supported, order.destination
+    elif isinstance(order, SupportHold):
+        other, to = order.supported, None
+    elif isinstance(order, Convoy):
+        other, to = order.army, order.destination
+    else:
+        return (type(order), unit, order)
+    helped = units.get(other.location.province)
+    return (
+        type(order), unit.type, unit.location.province, unit.location.coast, other.location.province,
+        None if helped is None else helped.type, None if helped is None else helped.location.coast,
+        None if to is None else to.province, None if to is None else to.coast,
+    )
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:

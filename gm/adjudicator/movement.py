@@ -89,7 +89,7 @@ class _Resolver:
         self.uncertain = False
         ordered = []
         for index, ruling in enumerate(rulings):
-            if ruling.illegal is None and not ruling.superseded and ruling.unit is not None:
+            if ruling.counts and ruling.unit is not None:
                 node = at[ruling.unit.location.province]
                 _give_order(node, ruling, index)
                 ordered.append(node)
@@ -313,7 +313,7 @@ class _Resolver:
                     self._resolve(node, False)
         finally:
             sys.setrecursionlimit(depth)
-        results: list[OrderResult] = [None if r.illegal is None and not r.superseded else refusal(r)  # type: ignore[misc]
+        results: list[OrderResult] = [None if r.counts else refusal(r)  # type: ignore[misc]
                                       for r in rulings]
         winners = {n.dest: n for n in nodes if n.result and n.kind == MOVE}
         staying: list[Unit] = []

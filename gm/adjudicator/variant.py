@@ -35,7 +35,7 @@ class Adjustment:
         object.__setattr__(self, "build_sites", build_sites)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(native_class=False)  # a dict subclass stays an ordinary Python class
 class BoundedCache(dict):
     """A dict that forgets everything when it grows past its limit (memory stays bounded)."""
 
