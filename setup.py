@@ -13,6 +13,8 @@ COMPILED = [
     "gm/adjudicator/engine.py",
     "gm/adjudicator/legality.py",
     "gm/adjudicator/movement.py",
+    "gm/adjudicator/rulings.py",
+    "gm/adjudicator/effects.py",
     "gm/adjudicator/convoys.py",
     "gm/adjudicator/variant.py",  # the standard rules every variant starts from
     "gm/domain/outcomes.py",  # the results the adjudicator makes, one per order

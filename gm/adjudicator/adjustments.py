@@ -45,8 +45,8 @@ def resolve_adjustments(
     outcomes = [state.take(index, power, order) for index, (power, order) in enumerate(submitted)]
     disorder = state.civil_disorder()
     removed = state.removed | set(disorder)
-    units = [u for u in position.units if u not in removed] + state.built
-    return AdjustmentResult(outcomes, units, disorder)
+    units = [u for slot, u in enumerate(position.units) if slot not in removed] + state.built
+    return AdjustmentResult(outcomes, units, [position.units[slot] for slot in disorder])
 
 
 class _State:
@@ -57,7 +57,7 @@ class _State:
         self.used: dict[str, int] = {}
         self.built: list[Unit] = []
         self.built_in: set[str] = set()
-        self.removed: set[Unit] = set()
+        self.removed: set[int] = set()  # slots: indexes in the position's units
 
     def take(self, index: int, power: str, order: Order) -> AdjustmentOutcome:
         adjustment = self.plan.get(power)
@@ -110,31 +110,42 @@ class _State:
         return next((t for t in self.variant.unit_types if t.mobility is wanted), None) if wanted else None
 
     def _remove(self, index, power, order: Disband, count: int, fail) -> AdjustmentOutcome:
-        unit = self.position.unit_in(order.unit.province)
-        if unit is None or unit.power != power:
+        slot = self._named(power, order.unit)
+        if slot is None:
             return fail(f"{power} has no unit in {self.variant.map.provinces[order.unit.province].name}")
+        unit = self.position.units[slot]
         if count >= 0:
             return fail(f"{power} has no units to remove", unit=unit)
-        if unit in self.removed:
+        if slot in self.removed:
             return fail("that unit is already being removed", unit=unit)
         if self.used.get(power, 0) >= -count:
             return fail(f"{power} has only {-count} unit{'s' if count < -1 else ''} to remove", unit=unit)
         self.used[power] = self.used.get(power, 0) + 1
-        self.removed.add(unit)
+        self.removed.add(slot)
         return AdjustmentOutcome(index, Disband(UnitRef(unit.location, unit.type)), unit, True)
 
-    def civil_disorder(self) -> list[Unit]:
-        removed: list[Unit] = []
+    def _named(self, power: str, ref: UnitRef) -> int | None:
+        """The slot of the unit of ``power`` a removal names (of the type written, if several
+        share the province; one not already being removed first)."""
+        units = self.position.units
+        mine = [s for s, u in enumerate(units) if u.location.province == ref.province and u.power == power]
+        typed = [s for s in mine if units[s].type is ref.type] or mine
+        return next((s for s in typed if s not in self.removed), typed[0] if typed else None)
+
+    def civil_disorder(self) -> list[int]:
+        """The slots of the units removed for lack of removal orders."""
+        removed: list[int] = []
         for power, adjustment in self.plan.items():
             missing = -adjustment.count - self.used.get(power, 0)
             if adjustment.count >= 0 or missing <= 0:
                 continue
-            keep = [u for u in self.position.units if u.power == power and u not in self.removed]
+            keep = [s for s, u in enumerate(self.position.units) if u.power == power and s not in self.removed]
             owned = {c for c, owner in self.position.centres.items() if owner == power}
             distance = _distances(self.variant.removal_distance_graph(), owned)
             names = self.variant.map.provinces
 
-            def priority(unit: Unit) -> tuple[float, int, str]:
+            def priority(slot: int) -> tuple[float, int, str]:
+                unit = self.position.units[slot]
                 far = distance.get(unit.location.province, float("inf"))
                 return (-far, 0 if unit.type.mobility is Mobility.SEA else 1, names[unit.location.province].name.casefold())
 

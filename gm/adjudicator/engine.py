@@ -1,8 +1,14 @@
 """One phase in, one report out: the adjudicator's single entry point.
 
 ``adjudicate`` reviews the orders, resolves the phase with the variant's rules, and moves on
-to the next phase that has something to do (skipping retreats nobody needs and adjustments
-nobody can make), updating supply-centre ownership when a season that changes it is over.
+to the next phase that has something to do, updating supply-centre ownership when a season
+that changes it is over. A phase with nothing to decide is skipped: adjustments nobody can
+make, and a retreat phase in which no dislodged unit has anywhere to go (its units are
+destroyed and any second moves are carried out with the movement phase's results).
+
+A movement phase runs: review → the variant's rules before resolution (gm.adjudicator.effects)
+→ resolution, in rounds where moves have several steps (gm.adjudicator.steps) → the variant's
+rules after it. Every die rolled on the way is in the report.
 """
 
 from __future__ import annotations
@@ -11,12 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gm.adjudicator.adjustments import resolve_adjustments
-from gm.adjudicator.legality import refusal, review_movement, review_retreats
-from gm.adjudicator.movement import resolve_movement
+from gm.adjudicator.dice import Dice
+from gm.adjudicator.effects import Effects
+from gm.adjudicator.legality import review_movement, review_retreats
 from gm.adjudicator.retreats import resolve_retreats
+from gm.adjudicator.rulings import refusal
+from gm.adjudicator.steps import resolve_moves
 from gm.adjudicator.variant import Variant
-from gm.domain.orders import Order
-from gm.domain.outcomes import OrderResult
+from gm.domain.orders import MoveThen, Order, SecondMove
+from gm.domain.outcomes import OrderResult, Roll
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit
@@ -24,59 +33,104 @@ from gm.domain.units import Unit
 
 @dataclass(frozen=True)
 class PhaseReport:
-    results: list[OrderResult]  # one per submitted order, in the order submitted
+    results: list[OrderResult]  # one per submitted order, in the order submitted (then second moves)
     resolved: Position  # the board when this phase is over (dislodged units still listed)
     next: Position  # the position at the start of the next phase that has work
     winner: str | None
     civil_disorder: tuple[Unit, ...] = ()  # units removed for lack of removal orders
+    rolls: tuple[Roll, ...] = ()  # every die rolled, in order
+    destroyed: tuple[tuple[Unit, str], ...] = ()  # units a variant's rule removed, and why
 
 
-def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> PhaseReport:
+def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],
+               seed: str | None = None) -> PhaseReport:
+    """``seed``: the game's secret dice seed (gm.adjudicator.dice), for variants that roll."""
     kind = position.phase.kind
+    dice = Dice(seed)
     disorder: list[Unit] = []
+    destroyed: list[tuple[Unit, str]] = []
     if kind is PhaseKind.MOVEMENT:
-        results, resolved = _movement(variant, position, submitted)
+        results, resolved, destroyed = _movement(variant, position, submitted, dice)
+        if (resolved.dislodged or resolved.second_moves) and not retreats_playable(resolved):
+            resolved = _retreats_unplayed(variant, resolved, results)
     elif kind is PhaseKind.RETREATS:
         results, resolved = _retreats(variant, position, submitted)
     else:
         results, resolved, disorder = _adjustments(variant, position, submitted)
-    following = advance(variant, resolved)
-    return PhaseReport(results, resolved, following, variant.winner(following), tuple(disorder))
+    following = advance(variant, resolved, dice)
+    return PhaseReport(results, resolved, following, variant.winner(following), tuple(disorder),
+                       tuple(dice.rolls), tuple(destroyed))
 
 
-def advance(variant: Variant, position: Position) -> Position:
+def retreats_playable(position: Position) -> bool:
+    """Has some dislodged unit somewhere to retreat to (a decision for its player)?"""
+    return any(d.retreats for d in position.dislodged)
+
+
+def advance(variant: Variant, position: Position, dice: Dice | None = None) -> Position:
     """From a finished phase to the start of the next phase with something to do."""
     calendar = variant.calendar
+    dice = dice or Dice(None)
     current = position
     while True:
         nxt = calendar.following(current.phase)
         if (nxt.year, nxt.season_index) != (current.phase.year, current.phase.season_index):
-            current = variant.end_of_season(current)
+            current = variant.end_of_season(current, dice)
         current = current.replace(phase=nxt)
         if variant.has_work(current):
             return current
+        if nxt.kind is PhaseKind.RETREATS and (current.dislodged or current.second_moves):
+            current = _retreats(variant, current, [])[1].replace(dislodged=())
 
 
 def _movement(
-    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
-) -> tuple[list[OrderResult], Position]:
-    outcome = resolve_movement(variant, position, review_movement(variant, position, submitted))
-    return outcome.results, position.replace(units=outcome.units, dislodged=outcome.dislodged)
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]], dice: Dice
+) -> tuple[list[OrderResult], Position, list[tuple[Unit, str]]]:
+    rulings = review_movement(variant, position, submitted)
+    effects = Effects(position, rulings, dice)
+    variant.before_movement(effects)
+    effects.apply_closures()
+    outcome = variant.after_movement(effects, resolve_moves(variant, position, rulings, effects))
+    resolved = position.replace(units=outcome.units, dislodged=outcome.dislodged,
+                                second_moves=outcome.second_moves, extra=outcome.extra)
+    return outcome.results, resolved, outcome.destroyed
+
+
+def _retreats_unplayed(variant: Variant, resolved: Position, results: list[OrderResult]) -> Position:
+    """The retreat phase nobody can play, carried out at once: the dislodged units are destroyed
+    (they stay listed as dislodged, with nowhere to go) and the second moves are made; each
+    second move's outcome is noted on the order that asked for it."""
+    second = _retreats(variant, resolved, [])
+    for outcome in second[0]:
+        _note_second_move(results, outcome)
+    return resolved.replace(units=second[1].units, second_moves=())
+
+
+def _note_second_move(results: list[OrderResult], outcome: OrderResult) -> None:
+    second = outcome.order
+    assert isinstance(second, SecondMove)
+    for result in results:
+        order = result.order
+        if (isinstance(order, MoveThen) and result.succeeded and result.power == outcome.power
+                and order.then == second.path and order.first[-1] == second.unit.location):
+            done = "second move done" if outcome.succeeded else f"second move {outcome.reason_text or 'failed'}"
+            result.notes = result.notes[:-1] + (done,)  # in place of "second move ... with the retreats"
+            return
 
 
 def _retreats(
     variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
 ) -> tuple[list[OrderResult], Position]:
     rulings = review_retreats(variant, position, submitted)
-    outcomes, survivors = resolve_retreats(rulings)
+    phase = resolve_retreats(variant, position, rulings)
     results: list[OrderResult] = [refusal(r) if not r.counts else None for r in rulings]  # type: ignore[misc]
-    for outcome in outcomes:
+    for outcome in phase.outcomes:
         ruling = rulings[outcome.ruling]
         results[outcome.ruling] = OrderResult(
             ruling.power, ruling.order, ruling.unit, outcome.succeeded, outcome.reason
         )
-    resolved = position.replace(units=position.units + tuple(survivors), dislodged=())
-    return results, resolved
+    resolved = position.replace(units=phase.units + tuple(phase.survivors), dislodged=(), second_moves=())
+    return results + phase.second_moves, resolved
 
 
 def _adjustments(

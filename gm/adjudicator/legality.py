@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from gm.adjudicator.convoys import ConvoyGeometry
+from gm.adjudicator.rulings import Illegal, Ruling, refusal
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import (
@@ -18,39 +19,19 @@ from gm.domain.orders import (
     Disband,
     Hold,
     Move,
+    MoveAlongPath,
+    MoveInRounds,
+    MoveThen,
     Order,
     Retreat,
     SupportHold,
     SupportMove,
     UnitRef,
 )
-from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Mobility, Unit
 
-
-class Ruling:
-    """One submitted order after review: normalised, or the reason it does not count.
-
-    A plain class, not a dataclass: compiled (setup.py), its constructor then runs no Python.
-    """
-
-    __slots__ = ("power", "order", "unit", "illegal", "superseded")
-
-    def __init__(self, power: str, order: Order, unit: Unit | None, illegal: str | None = None):
-        self.power = power
-        self.order = order
-        self.unit = unit
-        self.illegal = illegal
-        self.superseded = False  # a later legal order for the same unit replaced this one
-
-    @property
-    def counts(self) -> bool:
-        return self.illegal is None and not self.superseded
-
-
-class Illegal(Exception):
-    pass
+__all__ = ["Illegal", "Ruling", "refusal", "review_movement", "review_retreats", "last_order_wins"]
 
 
 class _FleetsMatter:
@@ -60,36 +41,98 @@ class _FleetsMatter:
 FLEETS_MATTER: Final = _FleetsMatter()
 
 
+class _Board:
+    """The units of a position by province, for finding the unit an order names.
+
+    Where a variant lets units share a province, an order names one of them by its power and
+    type; identical units (two fleets of one power in one sea) take the orders given for them
+    in turn, the latest ones counting, as one unit follows its last order.
+    """
+
+    def __init__(self, units: Sequence[Unit]):
+        first: dict[str, Unit] = {}
+        slots: dict[str, int] = {}
+        stacked: dict[str, list[int]] | None = None
+        for slot, unit in enumerate(units):
+            province = unit.location.province
+            if province in slots:
+                if stacked is None:
+                    stacked = {}
+                stacked.setdefault(province, [slots[province]]).append(slot)
+            else:
+                first[province] = unit
+                slots[province] = slot
+        self.units = units
+        self.first = first
+        self.slots = slots
+        self.stacked = stacked
+        self.last_ordered: dict[int, int] = {}  # slot -> number of its latest order
+
+    def find(self, power: str, ref: UnitRef, count: int) -> tuple[int, str | None]:
+        """The slot of the unit ``ref`` names for ``power`` (-1: none), and why it may not be
+        ordered (None: it may). ``count`` numbers the orders, for identical units."""
+        province = ref.location.province
+        stacked = self.stacked
+        if stacked is None or province not in stacked:
+            slot = self.slots.get(province, -1)
+            return slot, None if slot >= 0 and self.units[slot].power == power else ""
+        candidates = stacked[province]
+        mine = [s for s in candidates if self.units[s].power == power]
+        if not mine:
+            return candidates[0], ""
+        typed = [s for s in mine if self.units[s].type is ref.type] or mine
+        kinds = {(self.units[s].type, self.units[s].location.coast) for s in typed}
+        if len(kinds) > 1:
+            names = " or ".join(sorted({str(self.units[s]) for s in typed}))
+            return typed[0], f"{power} has several units in {province}: say which ({names})"
+        last = self.last_ordered
+        slot = min(typed, key=lambda s: last.get(s, -1))
+        last[slot] = count
+        return slot, None
+
+    def other(self, ref: UnitRef, acting: Unit) -> Unit | None:
+        """The unit a support or convoy names: of the type written, not the acting unit."""
+        province = ref.location.province
+        if self.stacked is None or province not in self.stacked:
+            return self.first.get(province)
+        candidates = [self.units[s] for s in self.stacked[province] if self.units[s] is not acting]
+        if not candidates:
+            return acting
+        return next((u for u in candidates if u.type is ref.type), candidates[0])
+
+
 def review_movement(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
-    units = {u.location.province: u for u in position.units}
-    reviewer = _MovementReview(variant, units)
+    board = _Board(position.units)
+    reviewer = _MovementReview(variant, board, position)
     # Legality depends only on the map, the order and the units it names (and, for convoys,
     # where the fleets that could convoy are), so each verdict is kept for later phases and games.
-    verdicts = variant.legality_verdicts
+    verdicts = variant.legality_verdicts if variant.legality_cacheable else None
     rulings: list[Ruling] = []
-    for power, order in submitted:
-        ref = order.unit
-        unit = units.get(ref.location.province) if ref is not None else None
-        if unit is None or unit.power != power:
-            rulings.append(Ruling(power, order, unit, illegal=reviewer.not_yours(power, ref, unit)))
+    for count, (power, order) in enumerate(submitted):
+        ref: UnitRef | None = order.unit
+        if ref is None:
+            rulings.append(Ruling(power, order, None, illegal=reviewer.not_yours(power, None, None)))
+            continue
+        slot, problem = board.find(power, ref, count)
+        unit = position.units[slot] if slot >= 0 else None
+        if problem is not None or unit is None:
+            rulings.append(Ruling(power, order, unit, problem or reviewer.not_yours(power, ref, unit), slot))
             continue
         kind = type(order)
-        if kind is Hold or kind is Move:  # quicker to decide again than to look up
+        if kind is Hold or kind is Move or verdicts is None:  # quicker to decide again than to look up
             verdict = reviewer.verdict(unit, order)
         else:
-            verdict = _cached_verdict(reviewer, verdicts, order, unit, units)
+            verdict = _cached_verdict(reviewer, verdicts, order, unit)
         if isinstance(verdict, str):
-            rulings.append(Ruling(power, order, unit, illegal=verdict))
+            rulings.append(Ruling(power, order, unit, verdict, slot))
         else:
-            rulings.append(Ruling(power, verdict, unit))
+            rulings.append(Ruling(power, verdict, unit, None, slot))
     return last_order_wins(rulings)
 
 
-def _cached_verdict(
-    reviewer: _MovementReview, verdicts: dict, order: Order, unit: Unit, units: dict[str, Unit]
-) -> Order | str:
+def _cached_verdict(reviewer: _MovementReview, verdicts: dict, order: Order, unit: Unit) -> Order | str:
     """A support's or a convoy's verdict, decided once per combination and kept by the variant."""
-    key = _verdict_key(order, unit, units)
+    key = _verdict_key(order, unit, reviewer.board)
     verdict = verdicts.get(key)
     if verdict is FLEETS_MATTER:
         verdict = verdicts.get((key, reviewer.convoys.carriers))
@@ -104,14 +147,7 @@ def _cached_verdict(
     return verdict
 
 
-def refusal(ruling: Ruling) -> OrderResult:
-    """The result of an order that does not count."""
-    if ruling.superseded:
-        return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.SUPERSEDED)
-    return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.ILLEGAL, ruling.illegal or "")
-
-
-def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
+def _verdict_key(order: Order, unit: Unit, board: _Board) -> tuple:
     """What a support's or a convoy's legality depends on: its unit, its places, the unit it helps.
 
     A flat tuple of strings, unit types and flags: it hashes and compares in C without
@@ -128,7 +164,7 @@ def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
         other, to = order.army, order.destination
     else:
         return (type(order), unit, order)
-    helped = units.get(other.location.province)
+    helped = board.other(other, unit)
     return (
         type(order), unit.type, unit.location.province, unit.location.coast, other.location.province,
         None if helped is None else helped.type, None if helped is None else helped.location.coast,
@@ -137,10 +173,11 @@ def _verdict_key(order: Order, unit: Unit, units: dict[str, Unit]) -> tuple:
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
-    dislodged = {d.unit.location.province: d for d in position.dislodged}
+    board = _Board([d.unit for d in position.dislodged])
     rulings = []
-    for power, order in submitted:
-        entry = dislodged.get(order.unit.province) if order.unit is not None else None
+    for count, (power, order) in enumerate(submitted):
+        slot, problem = board.find(power, order.unit, count) if order.unit is not None else (-1, "")
+        entry = position.dislodged[slot] if slot >= 0 else None
         unit = entry.unit if entry else None
         try:
             if entry is None or unit is None:
@@ -151,21 +188,23 @@ def review_retreats(variant: Variant, position: Position, submitted: Sequence[tu
                 )
             if unit.power != power:
                 raise Illegal(f"the unit in {unit.location.province} is not {power}'s")
-            rulings.append(Ruling(power, _normalise_retreat(variant, entry, order), unit))
+            if problem:
+                raise Illegal(problem)
+            rulings.append(Ruling(power, _normalise_retreat(variant, entry, order), unit, None, slot))
         except Illegal as why:
-            rulings.append(Ruling(power, order, unit, illegal=str(why)))
+            rulings.append(Ruling(power, order, unit, str(why), slot))
     return last_order_wins(rulings)
 
 
 def last_order_wins(rulings: list[Ruling]) -> list[Ruling]:
     """A unit given several legal orders follows the last one (as a mail judge revises orders)."""
-    last: dict[str, Ruling] = {}
+    last: dict[int, Ruling] = {}
     for ruling in rulings:
-        if ruling.illegal is None and ruling.unit is not None:
-            earlier = last.get(ruling.unit.location.province)
+        if ruling.illegal is None and ruling.slot >= 0:
+            earlier = last.get(ruling.slot)
             if earlier is not None:
                 earlier.superseded = True
-            last[ruling.unit.location.province] = ruling
+            last[ruling.slot] = ruling
     return rulings
 
 
@@ -177,10 +216,11 @@ def _ref(unit: Unit, written: UnitRef | None = None) -> UnitRef:
 
 
 class _MovementReview:
-    def __init__(self, variant: Variant, units: dict[str, Unit]):
+    def __init__(self, variant: Variant, board: _Board, position: Position | None = None):
         self.variant = variant
+        self.position = position
         self.map = variant.map
-        self.units = units
+        self.board = board
         self.consulted_fleets = False
         self._geometry: ConvoyGeometry | None = None
 
@@ -188,7 +228,9 @@ class _MovementReview:
     def convoys(self) -> ConvoyGeometry:
         self.consulted_fleets = True
         if self._geometry is None:
-            carriers = [p for p, u in self.units.items() if u.type.convoys and self.variant.convoy_province(p)]
+            variant = self.variant
+            carriers = [u.location.province for u in self.board.units
+                        if u.type.convoys and variant.convoy_province(u.location.province)]
             self._geometry = ConvoyGeometry(self.map.fleet_province_adjacency, carriers)
         return self._geometry
 
@@ -223,7 +265,13 @@ class _MovementReview:
             return self.support_move(unit, order)
         if isinstance(order, Convoy):
             return self.convoy(unit, order)
-        raise Illegal(f"'{order}' is not a movement-phase order")
+        if isinstance(order, MoveInRounds):
+            return MoveInRounds(_ref(unit), self.route(unit, order.steps))
+        if isinstance(order, MoveAlongPath):
+            return MoveAlongPath(_ref(unit), self.route(unit, order.path))
+        if isinstance(order, MoveThen):
+            return self.move_then(unit, order)
+        return self.variant.review_order(self, unit, order)
 
     def name(self, province: str) -> str:
         return self.map.provinces[province].name
@@ -236,7 +284,7 @@ class _MovementReview:
         return f"the unit in {self.name(unit.location.province)} is not {power}'s"
 
     def other_unit(self, ref: UnitRef, acting: Unit) -> Unit:
-        target = self.units.get(ref.province)
+        target = self.board.other(ref, acting)
         if target is None:
             raise Illegal(f"there is no unit in {self.name(ref.province)}")
         if target is acting:
@@ -284,6 +332,29 @@ class _MovementReview:
             raise Illegal(f"say which coast of {target.name}: {coasts}")
         return reachable[0]  # DATC 4.B.2: the only possible coast
 
+    def route(self, unit: Unit, wanted: tuple[Location, ...], visited: tuple[str, ...] = ()) -> tuple[Location, ...]:
+        """Each step of a move of several steps, checked from where the step before ended; no
+        province may be entered twice (nor one in ``visited``)."""
+        steps: list[Location] = []
+        seen = {unit.location.province, *visited}
+        here = unit
+        for location in wanted:
+            if location.province in seen:
+                raise Illegal(f"the route enters {self.name(location.province)} twice")
+            step = self.move_target(here, location, False)
+            seen.add(step.province)
+            steps.append(step)
+            here = here.moved_to(step)
+        return tuple(steps)
+
+    def move_then(self, unit: Unit, order: MoveThen) -> MoveThen:
+        first = self.route(unit, order.first)
+        if order.then and order.then[0].province == unit.location.province:
+            raise Illegal(f"the second move may not return to {self.name(unit.location.province)}")
+        visited = (unit.location.province, *(loc.province for loc in first[:-1]))
+        then = self.route(unit.moved_to(first[-1]), order.then, visited) if order.then else ()
+        return MoveThen(_ref(unit), first, then)
+
     def support_move(self, unit: Unit, order: SupportMove) -> SupportMove:
         target = self.other_unit(order.supported, unit)
         province = order.destination.province
@@ -298,6 +369,8 @@ class _MovementReview:
         if not reachable and target.type.convoyable:
             # DATC 6.D.31: the route must not need the supporting fleet itself
             reachable = self.convoy_possible(target.location.province, province, avoid=unit.location.province)
+        if not reachable and self.position is not None:
+            reachable = self.variant.reaches_otherwise(target, province, self.position)
         if not reachable:
             raise Illegal(f"the unit in {self.name(target.location.province)} cannot reach {self.name(province)}")
         coast = order.destination.coast if order.destination.coast in self.map.provinces[province].coasts else None

@@ -18,13 +18,23 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Final
 
-from gm.adjudicator.legality import Ruling, refusal
-from gm.adjudicator.variant import Variant
+from gm.adjudicator.effects import Effects
+from gm.adjudicator.rulings import MovementOutcome, Ruling, refusal
+from gm.adjudicator.variant import SupportCut, Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Convoy, Move, SupportHold, SupportMove
+from gm.domain.orders import (
+    Convoy,
+    Move,
+    MoveAlongPath,
+    MoveInRounds,
+    MoveThen,
+    Order,
+    SupportHold,
+    SupportMove,
+)
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Dislodgement, Position
-from gm.domain.units import Unit
+from gm.domain.units import Unit, UnitType
 
 HOLD: Final = 0
 MOVE: Final = 1
@@ -36,52 +46,108 @@ class _Node:
     """One unit on the board with its order and the state of its decision."""
 
     __slots__ = (
-        "unit", "power", "province", "strength", "kind", "dest", "coast", "destination", "target", "convoyed",
-        "opponent", "supports", "hold_supports", "fleets", "valid", "ruling",
+        "unit", "power", "side", "province", "slot", "strength", "hold_extra", "kind", "dest", "coast",
+        "destination", "target", "target_type", "route", "convoyed", "opponents", "supports",
+        "hold_supports", "later_supports", "fleets", "valid", "ruling", "mate", "carrier", "partial",
         "resolved", "result", "visited", "in_cycle",
     )
 
-    def __init__(self, unit: Unit, strength: float):
+    def __init__(self, unit: Unit, strength: float, slot: int):
         self.unit = unit
         self.power = unit.power
+        self.side = unit.power  # the powers that fight as one (Variant.sides)
         self.province = unit.location.province
+        self.slot = slot  # index in the position's units
         self.strength = strength
+        self.hold_extra = 0.0  # added to its hold strength while it does not move
         self.kind = HOLD
         self.dest: str | None = None  # move: where it goes; support/convoy: where the helped move goes
         self.coast: str | None = None  # move: the coast it goes to; support: the coast it names
         self.destination: Location | None = None  # move: where it goes, coast included
         self.target: str | None = None  # support/convoy: the province of the unit helped
+        self.target_type: UnitType | None = None  # support/convoy: the type of the unit helped
+        self.route: tuple[str, ...] | None = None  # a path's provinces after the first step
         self.convoyed = False
-        self.opponent: _Node | None = None  # head-to-head partner
+        self.opponents: list[_Node] | None = None  # head-to-head partners
         self.supports: list[_Node] | None = None  # valid supports of this unit's move
         self.hold_supports: list[_Node] | None = None
+        self.later_supports: list[_Node] | None = None  # supports into a later step of its path
         self.fleets: list[_Node] | None = None  # convoys matching this unit's move
         self.valid = True  # support/convoy matches an order
         self.ruling = -1  # index of the ruling that gave this order
+        self.mate: _Node | None = None  # the next unit in the same province, where units share
+        self.carrier: _Node | None = None  # the unit it goes with, adding nothing of its own
+        self.partial = False  # an attack reduces its support by the attack's strength (SupportCut)
         self.resolved = self.result = self.visited = self.in_cycle = False
 
 
-class MovementOutcome:
-    """What the moves did: each order's result and the board after them."""
+class LaterSupport:
+    """A support given in this phase to a unit's move into a later step of its path."""
 
-    __slots__ = ("results", "units", "dislodged")
+    __slots__ = ("slot", "province", "amount")
 
-    def __init__(self, results: list[OrderResult], units: tuple[Unit, ...], dislodged: tuple[Dislodgement, ...]):
-        self.results = results  # one per ruling, in the same order
-        self.units = units  # the units on the board after the moves (dislodged ones not among them)
-        self.dislodged = dislodged
+    def __init__(self, slot: int, province: str, amount: float):
+        self.slot = slot  # the supported unit
+        self.province = province
+        self.amount = amount
 
 
-def resolve_movement(variant: Variant, position: Position, rulings: Sequence[Ruling]) -> MovementOutcome:
-    return _Resolver(variant, position, rulings).run(rulings)
+class Resolution:
+    """The outcome of one resolution, with what a later round needs to know of it."""
+
+    __slots__ = ("outcome", "moved", "contested", "later_supports", "beaten")
+
+    def __init__(self, outcome: MovementOutcome, moved: dict[int, Location], contested: set[str],
+                 later_supports: list[LaterSupport], beaten: dict[int, str]):
+        self.outcome = outcome
+        self.moved = moved  # slot -> where the unit's move took it
+        self.contested = contested  # provinces left empty by a standoff
+        self.later_supports = later_supports
+        self.beaten = beaten  # slot -> where the unit that dislodged it came from
+
+
+def resolve_movement(variant: Variant, position: Position, rulings: Sequence[Ruling],
+                     effects: Effects | None = None) -> MovementOutcome:
+    return _Resolver(variant, position, rulings, effects).run(rulings).outcome
+
+
+def resolve_round(variant: Variant, position: Position, rulings: Sequence[Ruling],
+                  effects: Effects | None = None) -> Resolution:
+    """One resolution, with what the rounds of moves of several steps need (gm.adjudicator.steps)."""
+    return _Resolver(variant, position, rulings, effects).run(rulings)
 
 
 class _Resolver:
-    def __init__(self, variant: Variant, position: Position, rulings: Sequence[Ruling]):
+    def __init__(self, variant: Variant, position: Position, rulings: Sequence[Ruling], effects: Effects | None):
         self.variant = variant
+        self.stacks = stacks = variant.stacks
         strength = variant.strength
-        self.nodes = nodes = [_Node(u, strength(u)) for u in position.units]
-        self.at = at = {n.province: n for n in nodes}
+        units = position.units
+        self.by_slot = by_slot = [_Node(u, strength(u), i) for i, u in enumerate(units)]
+        self.effects = effects if effects is not None and effects.changes_anything else None
+        if self.effects is not None:
+            by_slot = self._apply(self.effects)
+        self.nodes = nodes = by_slot if len(by_slot) == len(units) else [n for n in by_slot if n is not None]
+        if variant.partial_cuts:
+            for node in nodes:
+                node.partial = variant.support_cut(node.unit) is SupportCut.BY_STRENGTH
+        sides = variant.sides(position)
+        if sides:
+            for node in nodes:
+                node.side = sides.get(node.power, node.power)
+        at: dict[str, _Node] = {}
+        if stacks:
+            last: dict[str, _Node] = {}
+            for node in nodes:
+                before = last.get(node.province)
+                if before is None:
+                    at[node.province] = node
+                else:
+                    before.mate = node
+                last[node.province] = node
+        else:
+            at = {n.province: n for n in nodes}
+        self.at = at
         self.moves_to: dict[str, list[_Node]] = {}
         self.sea = variant.map.fleet_province_adjacency
         self.cycle: list[_Node] = []
@@ -89,16 +155,31 @@ class _Resolver:
         self.uncertain = False
         ordered = []
         for index, ruling in enumerate(rulings):
-            if ruling.counts and ruling.unit is not None:
-                node = at[ruling.unit.location.province]
-                _give_order(node, ruling, index)
-                ordered.append(node)
+            if ruling.acts and ruling.slot >= 0:
+                node = self.by_slot[ruling.slot]
+                if node is not None and node.carrier is None:
+                    _give_order(node, ruling.acting or ruling.order, index)
+                    ordered.append(node)
         self._link(ordered)
+
+    def _apply(self, effects: Effects) -> list[_Node]:
+        """The variant's changes before resolution: bonuses, carried units, units gone."""
+        by_slot = self.by_slot
+        for slot, amount in effects.bonus.items():
+            by_slot[slot].strength += amount
+        for slot, amount in effects.hold_bonus.items():
+            by_slot[slot].hold_extra += amount
+        for slot, carrier in effects.carried.items():
+            by_slot[slot].carrier = by_slot[carrier]
+        for slot in effects.destroyed:
+            by_slot[slot] = None  # type: ignore[call-overload]
+        return by_slot
 
     # -- setting up ----------------------------------------------------------------
 
     def _link(self, ordered: list[_Node]) -> None:
-        at, moves_to = self.at, self.moves_to
+        moves_to = self.moves_to
+        stacks = self.stacks
         convoys: dict[tuple[str, str | None], list[_Node]] = {}
         for node in ordered:
             kind = node.kind
@@ -120,15 +201,44 @@ class _Resolver:
         for node in ordered:
             kind = node.kind
             if kind == MOVE:
-                other = at.get(node.dest)  # type: ignore[arg-type]
-                if (other is not None and other.kind == MOVE and other.dest == node.province
-                        and not node.convoyed and not other.convoyed):
-                    node.opponent = other
+                if not node.convoyed:
+                    other = self.at.get(node.dest)  # type: ignore[arg-type]
+                    while other is not None:
+                        if other.kind == MOVE and other.dest == node.province and not other.convoyed:
+                            if node.opponents is None:
+                                node.opponents = [other]
+                            else:
+                                node.opponents.append(other)
+                        other = other.mate
             elif kind == SUPPORT:
-                _link_support(node, at.get(node.target))  # type: ignore[arg-type]
+                _link_support(node, self._helped(node) if stacks else self.at.get(node.target))  # type: ignore[arg-type]
             elif kind == CONVOY:
-                army = at.get(node.target)  # type: ignore[arg-type]
+                army = self._convoyed_army(node) if stacks else self.at.get(node.target)  # type: ignore[arg-type]
                 node.valid = army is not None and army.fleets is not None and node in army.fleets
+
+    def _helped(self, node: _Node) -> _Node | None:
+        """In a shared province, the unit a support names: of its type, ordered to match."""
+        first = candidate = self.at.get(node.target)  # type: ignore[arg-type]
+        fallback = None
+        while candidate is not None:
+            if candidate is not node and candidate.carrier is None and (
+                    node.target_type is None or candidate.unit.type is node.target_type):
+                if (candidate.kind == MOVE) == (node.dest is not None):
+                    return candidate
+                fallback = fallback or candidate
+            candidate = candidate.mate
+        return fallback or first
+
+    def _convoyed_army(self, node: _Node) -> _Node | None:
+        candidate = self.at.get(node.target)  # type: ignore[arg-type]
+        while candidate is not None:
+            if candidate.kind == MOVE and candidate.fleets is not None and node in candidate.fleets:
+                return candidate
+            candidate = candidate.mate
+        return None
+
+    def _share(self, a: _Node, b: _Node) -> bool:
+        return self.variant.may_share(a.unit, b.unit)
 
     # -- the generic resolver (DATC 5.E) ---------------------------------------------
 
@@ -206,36 +316,57 @@ class _Resolver:
         if node.convoyed and not self._path(node, optimistic):
             return False
         attack = self._attack(node, optimistic)
-        if node.opponent is not None:
-            if attack <= self._defend(node.opponent, not optimistic):
-                return False
-        elif attack <= self._hold(node.dest, not optimistic):  # type: ignore[arg-type]
+        if attack <= self._resistance(node, not optimistic):
             return False
+        stacks = self.stacks
         for rival in self.moves_to[node.dest]:  # type: ignore[index]
-            if rival is not node and attack <= self._prevent(rival, not optimistic):
+            if rival is not node and not (stacks and self._share(node, rival)) \
+                    and attack <= self._prevent(rival, not optimistic):
                 return False
         return True
+
+    def _cuts(self, attacker: _Node, node: _Node, optimistic: bool) -> bool:
+        """Does this attack cut the support of ``node`` (in the reading given)?"""
+        return (attacker.side != node.side and attacker.province != node.dest
+                and not (self.stacks and self._share(attacker, node))
+                and (not attacker.convoyed or self._path(attacker, not optimistic)))
 
     def _support_given(self, node: _Node, optimistic: bool) -> bool:
         attackers = self.moves_to.get(node.province)
         if attackers is None:
             return True
+        if node.partial:
+            if self._support_left(node, optimistic) <= 0:
+                return False
+        else:
+            for attacker in attackers:
+                if self._cuts(attacker, node, optimistic):
+                    return False  # cut
+        stacks = self.stacks
         for attacker in attackers:
-            if (attacker.power != node.power and attacker.province != node.dest
-                    and (not attacker.convoyed or self._path(attacker, not optimistic))):
-                return False  # cut
-        for attacker in attackers:
-            if self._resolve(attacker, not optimistic):
+            if not (stacks and self._share(attacker, node)) and self._resolve(attacker, not optimistic):
                 return False  # dislodged
         return True
+
+    def _support_left(self, node: _Node, optimistic: bool) -> float:
+        """What is left of a support that attacks reduce by their own strength (``node.partial``)."""
+        attackers = self.moves_to.get(node.province)
+        if attackers is None:
+            return node.strength
+        cut = 0.0
+        for attacker in attackers:
+            if self._cuts(attacker, node, optimistic):
+                cut += attacker.strength
+        return max(0.0, node.strength - cut)
 
     def _convoy_holds(self, node: _Node, optimistic: bool) -> bool:
         # DATC 5.D: adjudicate, not resolve, the attacks on a convoying fleet, so that every
         # convoy paradox is a clean single cycle.
         attackers = self.moves_to.get(node.province)
         if attackers is not None:
+            stacks = self.stacks
             for attacker in attackers:
-                if self._move_succeeds(attacker, not optimistic):
+                if not (stacks and self._share(attacker, node)) and self._move_succeeds(attacker, not optimistic):
                     return False
         return True
 
@@ -262,24 +393,35 @@ class _Resolver:
                     queue.append(nxt)
         return False
 
-    def _support_total(self, supports: list[_Node], high: bool, against: str | None = None) -> float:
+    def _support_total(self, supports: list[_Node], high: bool, against: str | None = None,
+                       also: list[str] | None = None) -> float:
+        """The supports given, without those of the sides ``against`` and ``also``."""
         total = 0.0
         for s in supports:
-            if s.power != against and self._resolve(s, high):
-                total += s.strength
+            if s.side != against and (also is None or s.side not in also) and self._resolve(s, high):
+                total += self._support_left(s, high) if s.partial else s.strength
         return total
 
     def _attack(self, node: _Node, high: bool) -> float:
         if node.convoyed and not self._path(node, high):
             return 0
         there = self.at.get(node.dest)  # type: ignore[arg-type]
-        if there is None or (node.opponent is None and there.kind == MOVE and self._resolve(there, high)):
-            return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
-        if there.power == node.power:
-            return 0  # no self-dislodgement
+        against: str | None = None  # the side of the units that will still be there to resist
+        also: list[str] | None = None
+        stacks = self.stacks
+        while there is not None:
+            if there.carrier is None and not (stacks and self._share(node, there)) and not (
+                    there.kind == MOVE and not _head_to_head(node, there) and self._resolve(there, high)):
+                if there.side == node.side:
+                    return 0  # no self-dislodgement
+                if against is None:
+                    against = there.side
+                elif there.side != against:
+                    also = [there.side] if also is None else also + [there.side]
+            there = there.mate
         if not node.supports:
             return node.strength
-        return node.strength + self._support_total(node.supports, high, against=there.power)
+        return node.strength + self._support_total(node.supports, high, against, also)
 
     def _defend(self, node: _Node, high: bool) -> float:
         return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
@@ -287,23 +429,36 @@ class _Resolver:
     def _prevent(self, node: _Node, high: bool) -> float:
         if node.convoyed and not self._path(node, high):
             return 0
-        if node.opponent is not None and self._resolve(node.opponent, not high):
-            return 0  # beaten head to head: no effect where the winner came from (DATC 4.A.7)
+        if node.opponents is not None:
+            for opponent in node.opponents:
+                if self._resolve(opponent, not high):
+                    return 0  # beaten head to head: no effect where the winner came from (DATC 4.A.7)
         return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
 
-    def _hold(self, province: str, high: bool) -> float:
-        there = self.at.get(province)
-        if there is None:
-            return 0
-        if there.kind == MOVE:
-            return 0 if self._resolve(there, not high) else there.strength
-        if not there.hold_supports:
-            return there.strength
-        return there.strength + self._support_total(there.hold_supports, high)
+    def _resistance(self, node: _Node, high: bool) -> float:
+        """What the province ``node`` moves into resists it with: a head-to-head opponent its
+        defence, a unit that stays its hold strength (a stack the sum of them)."""
+        there = self.at.get(node.dest)  # type: ignore[arg-type]
+        total = 0.0
+        stacks = self.stacks
+        while there is not None:
+            if there.carrier is not None or (stacks and self._share(node, there)):
+                pass
+            elif there.kind == MOVE:
+                if _head_to_head(node, there):
+                    total += self._defend(there, high)
+                elif not self._resolve(there, not high):
+                    total += there.strength  # it stays, alone: its move failed
+            elif there.hold_supports:
+                total += there.strength + there.hold_extra + self._support_total(there.hold_supports, high)
+            else:
+                total += there.strength + there.hold_extra
+            there = there.mate
+        return total
 
     # -- results -------------------------------------------------------------------
 
-    def run(self, rulings: Sequence[Ruling]) -> MovementOutcome:
+    def run(self, rulings: Sequence[Ruling]) -> Resolution:
         nodes = self.nodes
         depth = sys.getrecursionlimit()
         sys.setrecursionlimit(max(depth, 10_000))
@@ -313,36 +468,107 @@ class _Resolver:
                     self._resolve(node, False)
         finally:
             sys.setrecursionlimit(depth)
-        results: list[OrderResult] = [None if r.counts else refusal(r)  # type: ignore[misc]
+        results: list[OrderResult] = [None if r.acts else refusal(r)  # type: ignore[misc]
                                       for r in rulings]
-        winners = {n.dest: n for n in nodes if n.result and n.kind == MOVE}
+        winners: dict[str, list[_Node]] = {}
+        for n in nodes:
+            if n.result and n.kind == MOVE:
+                found = winners.get(n.dest)  # type: ignore[arg-type]
+                if found is None:
+                    winners[n.dest] = [n]  # type: ignore[index]
+                else:
+                    found.append(n)
         staying: list[Unit] = []
         moved: list[Unit] = []
+        moved_to: dict[int, Location] = {}
         beaten: list[tuple[Unit, _Node]] = []
+        beaten_by: dict[int, str] = {}
         for node in nodes:
-            attacker = winners.get(node.province)
-            if node.kind == MOVE and node.result:
-                moved.append(Unit(node.power, node.unit.type, node.destination))  # type: ignore[arg-type]
+            carrier = node.carrier
+            if carrier is not None and carrier.kind == MOVE and carrier.result:
                 attacker = None
-            elif attacker is not None:
-                beaten.append((node.unit, attacker))
+                where = self._carried_to(node, carrier)
+                moved.append(Unit(node.power, node.unit.type, where))
+                moved_to[node.slot] = where
+            elif node.kind == MOVE and node.result:
+                attacker = None
+                moved.append(Unit(node.power, node.unit.type, node.destination))  # type: ignore[arg-type]
+                moved_to[node.slot] = node.destination  # type: ignore[assignment]
             else:
-                staying.append(node.unit)
+                attacker = self._dislodger(node, winners.get(node.province))
+                if attacker is not None:
+                    beaten.append((node.unit, attacker))
+                    beaten_by[node.slot] = attacker.province
+                else:
+                    staying.append(node.unit)
             if node.ruling >= 0:
                 ruling = rulings[node.ruling]
                 succeeded, reason = self._verdict(node, attacker)
-                results[node.ruling] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason)
+                results[node.ruling] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason,
+                                                   notes=self._notes(node) if self.effects is not None
+                                                   or node.partial else ())
+        for index, ruling in enumerate(rulings):  # the orders of units that go with another
+            if results[index] is None:
+                node = self.by_slot[ruling.slot]
+                results[index] = self._carried_result(ruling, node, node.slot in beaten_by)
         units = tuple(staying + moved)
         dislodged: tuple[Dislodgement, ...] = ()
+        contested = self._contested()
         if beaten:
             occupied = {u.location.province for u in units}
-            contested = self._contested()
             dislodged = tuple(
                 Dislodgement(unit, by.province,
                              self.variant.retreat_options(unit, by.province, by.convoyed, occupied, contested))
                 for unit, by in beaten
             )
-        return MovementOutcome(results, units, dislodged)
+        outcome = MovementOutcome(results, units, dislodged)
+        if self.effects is not None:
+            outcome.destroyed = [(self.effects.position.units[slot], why)
+                                 for slot, why in self.effects.destroyed.items()]
+        return Resolution(outcome, moved_to, contested, self._later_supports(), beaten_by)
+
+    def _dislodger(self, node: _Node, winners: list[_Node] | None) -> _Node | None:
+        """The unit that entered the province of ``node`` and may not share it."""
+        if winners is None:
+            return None
+        if not self.stacks:
+            return winners[0]
+        for winner in winners:
+            if not self._share(winner, node):
+                return winner
+        return None
+
+    def _carried_to(self, node: _Node, carrier: _Node) -> Location:
+        where: Location = carrier.destination  # type: ignore[assignment]
+        return where if self.variant.can_stand(node.unit.type, where) else where.whole
+
+    def _carried_result(self, ruling: Ruling, node: _Node | None, beaten: bool) -> OrderResult:
+        if node is None:  # a rule removed the unit before the battles
+            assert self.effects is not None
+            return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.DESTROYED,
+                               self.effects.destroyed.get(ruling.slot, ""))
+        return OrderResult(ruling.power, ruling.order, ruling.unit, not beaten, Reason.DISLODGED if beaten else None,
+                           notes=self._notes(node))
+
+    def _notes(self, node: _Node) -> tuple[str, ...]:
+        notes: list[str] = []
+        if self.effects is not None:
+            notes.extend(self.effects.notes.get(node.slot, ()))
+        if node.partial and node.kind == SUPPORT and node.result:
+            left = self._support_left(node, False)
+            if left < node.strength:
+                notes.append(f"support reduced to {amount_text(left)} by the attack on it")
+        return tuple(notes)
+
+    def _later_supports(self) -> list[LaterSupport]:
+        given: list[LaterSupport] = []
+        for node in self.nodes:
+            if node.later_supports:
+                for support in node.later_supports:
+                    if support.result:
+                        amount = self._support_left(support, False) if support.partial else support.strength
+                        given.append(LaterSupport(node.slot, support.dest, amount))  # type: ignore[arg-type]
+        return given
 
     def _verdict(self, node: _Node, attacker: _Node | None) -> tuple[bool, Reason | None]:
         kind = node.kind
@@ -369,15 +595,29 @@ class _Resolver:
             if len(movers) < 2 or any(m.result for m in movers):
                 continue
             real = [m for m in movers if self._path(m, False)
-                    and not (m.opponent is not None and m.opponent.result)]
+                    and not (m.opponents is not None and any(o.result for o in m.opponents))]
             if len(real) >= 2:
                 contested.add(province)
         return contested
 
 
-def _give_order(node: _Node, ruling: Ruling, index: int) -> None:
+def amount_text(amount: float) -> str:
+    """A strength as players read it: 1, ½, 1½, 2½."""
+    whole = int(amount)
+    half = "½" if amount - whole == 0.5 else ""
+    if half:
+        return f"{whole}{half}" if whole else half
+    return str(whole) if amount == whole else str(amount)
+
+
+def _head_to_head(a: _Node, b: _Node) -> bool:
+    """Do these two units move into each other's province over land (not by convoy)?"""
+    return (a.kind == MOVE and b.kind == MOVE and a.dest == b.province and b.dest == a.province
+            and not a.convoyed and not b.convoyed)
+
+
+def _give_order(node: _Node, order: Order, index: int) -> None:
     # isinstance, not type(): it tells the compiler the order's class, so fields read fast.
-    order = ruling.order
     node.ruling = index
     if isinstance(order, Move):
         node.kind = MOVE
@@ -388,15 +628,34 @@ def _give_order(node: _Node, ruling: Ruling, index: int) -> None:
     elif isinstance(order, SupportMove):
         node.kind = SUPPORT
         node.target = order.supported.location.province
+        node.target_type = order.supported.type
         node.dest = order.destination.province
         node.coast = order.destination.coast
     elif isinstance(order, SupportHold):
         node.kind = SUPPORT
         node.target = order.supported.location.province
+        node.target_type = order.supported.type
     elif isinstance(order, Convoy):
         node.kind = CONVOY
         node.target = order.army.location.province
+        node.target_type = order.army.type
         node.dest = order.destination.province
+    elif isinstance(order, MoveInRounds):
+        _first_step(node, order.steps[0], None)
+    elif isinstance(order, MoveAlongPath):
+        _first_step(node, order.path[0], order.path[1:])
+    elif isinstance(order, MoveThen):
+        _first_step(node, order.first[0], order.first[1:] or None)
+
+
+def _first_step(node: _Node, step: Location, later: tuple[Location, ...] | None) -> None:
+    """A move of several steps is, in the first resolution, a move to its first step."""
+    node.kind = MOVE
+    node.destination = step
+    node.dest = step.province
+    node.coast = step.coast
+    if later:
+        node.route = tuple(loc.province for loc in later)
 
 
 def _link_support(node: _Node, helped: _Node | None) -> None:
@@ -409,6 +668,12 @@ def _link_support(node: _Node, helped: _Node | None) -> None:
                 helped.hold_supports.append(node)  # type: ignore[union-attr]
             else:
                 helped.hold_supports = [node]
+    elif helped.kind == MOVE and helped.dest != node.dest and helped.route and node.dest in helped.route:
+        # a support into a later step of a path: decided now, added when the unit gets there
+        if helped.later_supports:
+            helped.later_supports.append(node)
+        else:
+            helped.later_supports = [node]
     else:
         node.valid = (
             helped.kind == MOVE

@@ -7,13 +7,18 @@ province or season itself; see docs/design/variants.md for how each kind of rule
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property
 
 from mypy_extensions import mypyc_attr
 
+from gm.adjudicator.dice import Dice
+from gm.adjudicator.effects import Effects
+from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.domain.geography import Location, Terrain
+from gm.domain.orders import Order
 from gm.domain.phases import Calendar, Phase, PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
@@ -33,6 +38,13 @@ class Adjustment:
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "build_sites", build_sites)
+
+
+class SupportCut(Enum):
+    """What an attack on a supporting unit does to its support."""
+
+    WHOLE = "whole"  # any attack that cuts removes the support (standard)
+    BY_STRENGTH = "by strength"  # it takes away only as much as the attackers' own strength
 
 
 @mypyc_attr(native_class=False)  # a dict subclass stays an ordinary Python class
@@ -71,6 +83,10 @@ class Variant:
         self.legality_verdicts: BoundedCache = BoundedCache(200_000)
         # What other layers build from the variant once and keep with it (the order grammar).
         self.memo: dict[str, object] = {}
+        # Rules a subclass switches on in its own __init__ (after calling this one):
+        self.stacks = False  # units may share a province: ``may_share`` says which
+        self.partial_cuts = False  # some units' supports are cut by amounts: ``support_cut`` says whose
+        self.legality_cacheable = True  # False when legality also depends on ``Position.extra``
 
     # -- vocabulary ----------------------------------------------------------------
 
@@ -156,11 +172,58 @@ class Variant:
     def convoy_province(self, province: str) -> bool:
         return self.map.provinces[province].convoys
 
+    def reaches_otherwise(self, unit: Unit, province: str, position: Position) -> bool:
+        """May ``unit`` reach ``province`` in one move by a way the map does not show (a road)?
+        Asked only where the map says no, for supports of such moves; set
+        ``legality_cacheable = False`` when the answer depends on the position."""
+        return False
+
+    # -- units sharing a province ---------------------------------------------------------
+
+    def may_share(self, a: Unit, b: Unit) -> bool:
+        """May these two units stand in one province (only asked when ``stacks`` is on)? Units
+        that may share do not fight: a move into a province meets no resistance from them, cuts
+        no support of theirs, and two that may share enter a province together."""
+        return False
+
+    def stack_problem(self, units: Sequence[Unit]) -> str | None:
+        """Why these units may not stand together in one province (None: they may)."""
+        for index, unit in enumerate(units):
+            for other in units[index + 1:]:
+                if not (self.stacks and self.may_share(unit, other)):
+                    return f"{unit} and {other} may not stand together in {unit.location.province}"
+        return None
+
+    def support_cut(self, unit: Unit) -> SupportCut:
+        """What an attack does to the support ``unit`` gives (only asked when ``partial_cuts`` is on)."""
+        return SupportCut.WHOLE
+
+    def sides(self, position: Position) -> Mapping[str, str] | None:
+        """Powers that fight as one (a federation): power -> side. None: every power alone.
+        A side never dislodges its own units, and its supports never count against them."""
+        return None
+
     # -- strength --------------------------------------------------------------------
 
     def strength(self, unit: Unit) -> float:
-        """What a unit weighs in attack, hold, defence and support (numbers in halves stay exact)."""
+        """What a unit weighs in attack, hold, defence and support. Amounts are halves and their
+        sums (1/2, 1, 3/2, 2...): exact in binary floating point, so sums never drift."""
         return 1
+
+    # -- rules around a movement phase -------------------------------------------------------
+
+    def review_order(self, review: MoveChecks, unit: Unit, order: Order) -> Order:
+        """Legality of an order of the variant's own kind: the order as it counts, or raise
+        ``Illegal`` with the reason; ``review`` offers the standard checks."""
+        raise Illegal(f"'{order}' is not a movement-phase order")
+
+    def before_movement(self, effects: Effects) -> None:
+        """Turn orders into changes of the phase before it is resolved (gm.adjudicator.effects)."""
+
+    def after_movement(self, effects: Effects, outcome: MovementOutcome) -> MovementOutcome:
+        """Finish the variant's own orders once the moves are resolved (a sack that was not
+        attacked succeeds), and update ``Position.extra`` through ``outcome.extra``."""
+        return outcome
 
     # -- retreats ------------------------------------------------------------------
 
@@ -234,12 +297,12 @@ class Variant:
         kind = position.phase.kind
         if kind is PhaseKind.MOVEMENT:
             return True
-        if kind is PhaseKind.RETREATS:
-            return bool(position.dislodged)
+        if kind is PhaseKind.RETREATS:  # a decision to make: some dislodged unit can go somewhere
+            return any(d.retreats for d in position.dislodged)
         return self.has_adjustments(position)
 
-    def end_of_season(self, position: Position) -> Position:
-        """Called when a season is over (all its phases done or skipped)."""
+    def end_of_season(self, position: Position, dice: Dice) -> Position:
+        """Called when a season is over (all its phases done or skipped); may roll ``dice``."""
         season = self.calendar.season_of(position.phase)
         if season.updates_ownership:
             return position.replace(centres=self.update_ownership(position))

@@ -83,6 +83,58 @@ class Convoy(Order):
         return f"{self.unit} C {self.army} - {self.destination}"
 
 
+def _route(locations: tuple[Location, ...]) -> str:
+    return " - ".join(str(location) for location in locations)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveInRounds(Order):
+    """A move of several steps, resolved in rounds: the first step with every other order, each
+    later step against the board the round before left (``F TYS - LYO - SPA/SC``)."""
+
+    unit: UnitRef
+    steps: tuple[Location, ...]
+
+    def __str__(self) -> str:
+        return f"{self.unit} - {_route(self.steps)}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAlongPath(Order):
+    """A move along a path of provinces in one phase, one province per step, in step with the
+    other units on paths (``I HIS - NAR - ITA - DAL - MAC``)."""
+
+    unit: UnitRef
+    path: tuple[Location, ...]
+
+    def __str__(self) -> str:
+        return f"{self.unit} - {_route(self.path)}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveThen(Order):
+    """A move (one province, or a path), then a second move carried out with the retreats
+    (``C NUM - MAU then TIN``)."""
+
+    unit: UnitRef
+    first: tuple[Location, ...]
+    then: tuple[Location, ...]
+
+    def __str__(self) -> str:
+        return f"{self.unit} - {_route(self.first)} then {_route(self.then)}"
+
+
+@dataclass(frozen=True, slots=True)
+class SecondMove(Order):
+    """The second part of a ``MoveThen``, as the retreat phase carries it out."""
+
+    unit: UnitRef  # where the unit stands after its first move
+    path: tuple[Location, ...]
+
+    def __str__(self) -> str:
+        return f"{self.unit} - {_route(self.path)} (second move)"
+
+
 @dataclass(frozen=True, slots=True)
 class Retreat(Order):
     unit: UnitRef

@@ -21,6 +21,20 @@ class Reason(Enum):
     PARADOX = "paradox"  # a convoy that fails under the Szykman rule
     DESTROYED = "destroyed"  # a retreat that clashed with another, or no room
     SUPERSEDED = "superseded"  # a later order for the same unit replaced this one
+    PREVENTED = "prevented"  # a variant's rule stopped it before resolution (the detail says which)
+
+
+@dataclass(slots=True)
+class Roll:
+    """One die rolled while a phase was resolved: what for, the die, what it showed, what it did.
+
+    ``effect`` is filled in by the rule that rolled, once it has read the value."""
+
+    phase: str
+    purpose: str  # unique within the phase: "storm F MIN", "attack 2 at MIN"
+    sides: int
+    value: int
+    effect: str = ""
 
 
 @dataclass(slots=True, init=False)
@@ -30,13 +44,14 @@ class OrderResult:
     unit: Unit | None  # the unit it commands (None for builds of nothing yet, waives)
     succeeded: bool
     reason: Reason | None
-    detail: str  # for ILLEGAL: why
+    detail: str  # for ILLEGAL and PREVENTED: why
+    notes: tuple[str, ...]  # what a variant's rules changed, for the results ("strength 1½: led")
 
     # Written out, not generated: compiled (setup.py), this constructor then runs no Python,
     # and the adjudicator makes one result per order.
     def __init__(
         self, power: str, order: Order, unit: Unit | None, succeeded: bool,
-        reason: Reason | None = None, detail: str = "",
+        reason: Reason | None = None, detail: str = "", notes: tuple[str, ...] = (),
     ) -> None:
         self.power = power
         self.order = order
@@ -44,6 +59,7 @@ class OrderResult:
         self.succeeded = succeeded
         self.reason = reason
         self.detail = detail
+        self.notes = notes
 
     @property
     def text(self) -> str:

@@ -26,6 +26,14 @@ class Dislodgement:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingMove:
+    """A second move waiting for the retreat phase: the unit stands where its first move took it."""
+
+    unit: Unit
+    path: tuple[Location, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Position:
     phase: Phase
     units: tuple[Unit, ...]
@@ -34,6 +42,7 @@ class Position:
     # Variant state that is not units or centres (treasuries, cities, dice seeds...):
     # JSON-compatible values only, so it can be stored and compared.
     extra: Mapping[str, Any] = field(default_factory=frozen_mapping)
+    second_moves: tuple[PendingMove, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "centres", frozen_mapping(self.centres))
@@ -46,10 +55,14 @@ class Position:
         return sorted(p for p, owner in self.centres.items() if owner == power)
 
     def unit_in(self, province: str) -> Unit | None:
+        """The unit in ``province`` (the first, where a variant lets units share a province)."""
         for unit in self.units:
             if unit.location.province == province:
                 return unit
         return None
+
+    def units_in(self, province: str) -> list[Unit]:
+        return [u for u in self.units if u.location.province == province]
 
     def powers_with_units(self) -> set[str]:
         return {u.power for u in self.units} | {d.unit.power for d in self.dislodged}
@@ -62,6 +75,7 @@ class Position:
         centres: Mapping[str, str] | None = None,
         dislodged: tuple[Dislodgement, ...] | None = None,
         extra: Mapping[str, Any] | None = None,
+        second_moves: tuple[PendingMove, ...] | None = None,
     ) -> Position:
         """A copy with some fields changed (``dataclasses.replace`` costs more, on every phase)."""
         copy = object.__new__(Position)
@@ -71,6 +85,7 @@ class Position:
         set_field(copy, "centres", self.centres if centres is None else frozen_mapping(centres))
         set_field(copy, "dislodged", self.dislodged if dislodged is None else dislodged)
         set_field(copy, "extra", self.extra if extra is None else frozen_mapping(extra))
+        set_field(copy, "second_moves", self.second_moves if second_moves is None else second_moves)
         return copy
 
 

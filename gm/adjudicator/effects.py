@@ -1,0 +1,128 @@
+"""Rules that act before a movement phase is resolved, each with the reason the results show.
+
+The engine makes one ``Effects`` per movement phase and hands it to the variant's
+``before_movement``; the variant's rules turn orders into changes of the phase:
+
+* ``add_strength`` / ``add_hold_strength``: a unit weighs more in everything it does, or only
+  while it does not move (a leader leading a unit; a fortified city).
+* ``carry``: a unit goes where another goes and adds nothing of its own (the leader it leads).
+* ``resolve_as``: a variant's own order is resolved as a standard one (a sack holds).
+* ``prevent``: an order is stopped (the unit holds), with the reason.
+* ``refuse``: an order is illegal after all (a step too many), with the reason.
+* ``close``: a border is closed to every unit but one power's (a land bridge under an enemy
+  fleet's attack): moves and supports across it are prevented.
+* ``destroy``: a unit is gone before the land battles (a fleet sunk at sea).
+* ``dice``: the phase's dice (gm.adjudicator.dice); every roll goes into the results.
+
+Units are named by their *slot*, their index in the position's units (``slot_of``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gm.adjudicator.dice import Dice
+from gm.adjudicator.rulings import Ruling
+from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove
+from gm.domain.position import Position
+from gm.domain.units import Unit
+
+
+class Effects:
+    __slots__ = ("position", "rulings", "dice", "bonus", "hold_bonus", "carried", "destroyed", "notes", "_closed")
+
+    def __init__(self, position: Position, rulings: Sequence[Ruling], dice: Dice):
+        self.position = position
+        self.rulings = rulings
+        self.dice = dice
+        self.bonus: dict[int, float] = {}  # slot -> strength added to all it does
+        self.hold_bonus: dict[int, float] = {}  # slot -> strength added while it does not move
+        self.carried: dict[int, int] = {}  # slot -> slot of the unit it goes with
+        self.destroyed: dict[int, str] = {}  # slot -> why it is gone
+        self.notes: dict[int, list[str]] = {}  # slot -> lines for the results of its order
+        self._closed: list[tuple[str, str, str, str | None]] = []
+
+    @property
+    def phase(self) -> str:
+        return str(self.position.phase)
+
+    @property
+    def changes_anything(self) -> bool:
+        return bool(self.bonus or self.hold_bonus or self.carried or self.destroyed or self.notes)
+
+    # -- finding units and orders ------------------------------------------------------
+
+    def slot_of(self, unit: Unit) -> int:
+        """The slot of ``unit`` (the first of identical units in one province)."""
+        return self.position.units.index(unit)
+
+    def ruling_for(self, slot: int) -> int | None:
+        """The index of the order that counts for the unit in ``slot``, if it has one."""
+        for index, ruling in enumerate(self.rulings):
+            if ruling.slot == slot and ruling.counts:
+                return index
+        return None
+
+    def order_of(self, slot: int) -> Order | None:
+        index = self.ruling_for(slot)
+        return None if index is None else self.rulings[index].order
+
+    # -- changes -------------------------------------------------------------------
+
+    def add_strength(self, slot: int, amount: float, reason: str) -> None:
+        self.bonus[slot] = self.bonus.get(slot, 0.0) + amount
+        self.note(slot, reason)
+
+    def add_hold_strength(self, slot: int, amount: float, reason: str) -> None:
+        self.hold_bonus[slot] = self.hold_bonus.get(slot, 0.0) + amount
+        self.note(slot, reason)
+
+    def carry(self, slot: int, by: int, reason: str) -> None:
+        self.carried[slot] = by
+        self.note(slot, reason)
+
+    def resolve_as(self, index: int, order: Order) -> None:
+        self.rulings[index].acting = order
+
+    def prevent(self, index: int, reason: str) -> None:
+        self.rulings[index].prevented = reason
+
+    def refuse(self, index: int, why: str) -> None:
+        self.rulings[index].illegal = why
+
+    def close(self, origin: str, destination: str, reason: str, open_to: str | None = None) -> None:
+        """No unit in ``origin`` (except ``open_to``'s) may move or support into ``destination``."""
+        self._closed.append((origin, destination, reason, open_to))
+
+    def destroy(self, slot: int, reason: str) -> None:
+        self.destroyed[slot] = reason
+
+    def note(self, slot: int, text: str) -> None:
+        self.notes.setdefault(slot, []).append(text)
+
+    # -- applied by the engine once the variant is done ------------------------------------
+
+    def apply_closures(self) -> None:
+        for origin, destination, reason, open_to in self._closed:
+            for ruling in self.rulings:
+                unit = ruling.unit
+                if (ruling.acts and unit is not None and unit.location.province == origin
+                        and unit.power != open_to and _crosses(ruling.acting or ruling.order, destination)):
+                    ruling.prevented = reason
+
+
+def _crosses(order: Order, destination: str) -> bool:
+    """Does the order use the border into ``destination`` (to move, or to support across it)?"""
+    if isinstance(order, Move):
+        return not order.via_convoy and order.destination.province == destination
+    if isinstance(order, MoveInRounds):
+        return order.steps[0].province == destination
+    if isinstance(order, MoveAlongPath):
+        return order.path[0].province == destination
+    if isinstance(order, MoveThen):
+        return order.first[0].province == destination
+    if isinstance(order, SupportMove):
+        return order.destination.province == destination
+    if isinstance(order, SupportHold):
+        return order.supported.province == destination
+    return False

@@ -1,0 +1,217 @@
+"""Moves of several steps, built from the standard resolution.
+
+* Rounds (``MoveInRounds``): round 1 resolves every ordinary order and every first step; round
+  k resolves the k-th steps against the board round k-1 left, everything else holding. A step
+  that fails ends that unit's journey where it stands; the steps it made stay made.
+* Paths (``MoveAlongPath``, and the first part of a ``MoveThen`` that names a path): the same
+  rounds, one province per step, so units on paths advance in step with each other and two
+  entering one province in the same step bounce back to where each stood. A support given in
+  round 1 to a path's later province is added in the step that enters it.
+* Second moves (``MoveThen``): once the first part has succeeded, the second is left for the
+  retreat phase (``Position.second_moves``) unless it fails at once (its way occupied, or left
+  empty by a standoff); gm.adjudicator.retreats carries it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gm.adjudicator.effects import Effects
+from gm.adjudicator.movement import Resolution, amount_text, resolve_round
+from gm.adjudicator.rulings import MovementOutcome, Ruling
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, UnitRef
+from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.position import Dislodgement, PendingMove, Position
+from gm.domain.units import Unit
+
+
+def resolve_moves(variant: Variant, position: Position, rulings: Sequence[Ruling], effects: Effects) -> MovementOutcome:
+    first = resolve_round(variant, position, rulings, effects)
+    journeys = _journeys(rulings, first)
+    outcome = _Rounds(variant, position, rulings, effects, first, journeys).run() if journeys else first.outcome
+    _second_moves(variant, rulings, outcome, first.contested)
+    return outcome
+
+
+class _Journey:
+    """A unit on its way: the ruling it follows, the steps still ahead, whether it is a path."""
+
+    __slots__ = ("index", "slot", "ahead", "path", "made")
+
+    def __init__(self, index: int, slot: int, ahead: tuple[Location, ...], path: bool):
+        self.index = index
+        self.slot = slot
+        self.ahead = ahead
+        self.path = path
+        self.made = 1  # steps made so far
+
+
+def _steps_of(order: Order) -> tuple[tuple[Location, ...], bool] | None:
+    """A multi-step order's steps, and whether they are a path (None: one step only)."""
+    if isinstance(order, MoveInRounds):
+        return order.steps, False
+    if isinstance(order, MoveAlongPath):
+        return order.path, True
+    if isinstance(order, MoveThen):
+        return order.first, True
+    return None
+
+
+def _journeys(rulings: Sequence[Ruling], first: Resolution) -> list[_Journey]:
+    journeys = []
+    for index, ruling in enumerate(rulings):
+        if not ruling.acts or ruling.acting is not None:
+            continue
+        steps = _steps_of(ruling.order)
+        if steps is not None and len(steps[0]) > 1 and ruling.slot in first.moved:
+            journeys.append(_Journey(index, ruling.slot, steps[0][1:], steps[1]))
+    return journeys
+
+
+class _Rounds:
+    """Rounds 2, 3, ... of a phase, each a standard resolution of the next steps."""
+
+    def __init__(self, variant: Variant, position: Position, rulings: Sequence[Ruling], effects: Effects,
+                 first: Resolution, journeys: list[_Journey]):
+        self.variant = variant
+        self.position = position
+        self.rulings = rulings
+        self.effects = effects
+        self.journeys = journeys
+        outcome = first.outcome
+        self.results = outcome.results
+        self.destroyed = outcome.destroyed
+        self.extra = outcome.extra
+        self.dislodged: list[Dislodgement] = list(outcome.dislodged)
+        self.contested = set(first.contested)
+        self.later = first.later_supports
+        # Where each unit of the position is now (None: dislodged or gone).
+        self.where: list[Location | None] = [u.location for u in position.units]
+        for slot in first.beaten:
+            self.where[slot] = None
+        for slot in effects.destroyed:
+            self.where[slot] = None
+        for slot, location in first.moved.items():
+            self.where[slot] = location
+
+    def run(self) -> MovementOutcome:
+        going = self.journeys
+        while going:
+            going = self._round(going)
+        units = tuple(Unit(u.power, u.type, where) for u, where in zip(self.position.units, self.where)
+                      if where is not None)
+        occupied = {u.location.province for u in units}
+        dislodged = tuple(
+            Dislodgement(d.unit, d.attacker_from,
+                         tuple(r for r in d.retreats if r.province not in occupied and r.province not in self.contested))
+            for d in self.dislodged
+        )
+        outcome = MovementOutcome(self.results, units, dislodged)
+        outcome.destroyed = self.destroyed
+        outcome.extra = self.extra
+        return outcome
+
+    def _round(self, going: list[_Journey]) -> list[_Journey]:
+        """Resolve the next step of each journey; the journeys that go on."""
+        source = self.position.units
+        slots = [slot for slot, where in enumerate(self.where) if where is not None]
+        new_slot = {slot: i for i, slot in enumerate(slots)}
+        units = tuple(Unit(source[s].power, source[s].type, self.where[s]) for s in slots)  # type: ignore[arg-type]
+        board = self.position.replace(units=units, dislodged=())
+        rulings: list[Ruling] = []
+        steps: dict[int, _Journey] = {}
+        for journey in going:
+            if self.where[journey.slot] is None:
+                continue
+            unit = units[new_slot[journey.slot]]
+            step = journey.ahead[0]
+            steps[len(rulings)] = journey
+            rulings.append(Ruling(unit.power, Move(UnitRef(unit.location, unit.type), step), unit, None,
+                                  new_slot[journey.slot]))
+        effects = self._effects(board, rulings, steps, new_slot)
+        resolution = resolve_round(self.variant, board, rulings, effects)
+        self.contested |= resolution.contested
+        for slot, origin in resolution.beaten.items():
+            unit = units[slot]
+            self.dislodged.append(Dislodgement(unit, origin, self._retreats(unit, origin, resolution)))
+            self.where[slots[slot]] = None
+        going_on = []
+        for index, journey in steps.items():
+            result = resolution.outcome.results[index]
+            if result.notes:
+                done = self.results[journey.index]
+                done.notes = done.notes + result.notes
+            if result.succeeded:
+                self.where[journey.slot] = journey.ahead[0]
+                journey.made += 1
+                journey.ahead = journey.ahead[1:]
+                if journey.ahead:
+                    going_on.append(journey)
+            else:
+                self._stopped(journey, result)
+        for slot, location in resolution.moved.items():  # units carried along with a traveller
+            self.where[slots[slot]] = location
+        return going_on
+
+    def _effects(self, board: Position, rulings: list[Ruling], steps: dict[int, _Journey],
+                 new_slot: dict[int, int]) -> Effects:
+        """The first round's bonuses, carried units and notes, for this round's board; and the
+        supports given to a path's step into this round's province."""
+        effects = Effects(board, rulings, self.effects.dice)
+        for slot, amount in self.effects.bonus.items():
+            if slot in new_slot:
+                effects.bonus[new_slot[slot]] = amount
+        for slot, amount in self.effects.hold_bonus.items():
+            if slot in new_slot:
+                effects.hold_bonus[new_slot[slot]] = amount
+        for slot, carrier in self.effects.carried.items():
+            if slot in new_slot and carrier in new_slot:
+                effects.carried[new_slot[slot]] = new_slot[carrier]
+        for journey in steps.values():
+            if not journey.path:
+                continue
+            province = journey.ahead[0].province
+            for support in self.later:
+                if support.slot == journey.slot and support.province == province:
+                    effects.add_strength(new_slot[journey.slot], support.amount,
+                                         f"supported into {province} (+{amount_text(support.amount)})")
+        return effects
+
+    def _retreats(self, unit: Unit, origin: str, resolution: Resolution) -> tuple[Location, ...]:
+        occupied = {u.location.province for u in resolution.outcome.units}
+        return self.variant.retreat_options(unit, origin, False, occupied, self.contested)
+
+    def _stopped(self, journey: _Journey, failed: OrderResult) -> None:
+        done = self.results[journey.index]
+        stood = self.where[journey.slot]
+        step = journey.ahead[0]
+        end = f"it stops in {stood}" if stood is not None else "and it was dislodged"
+        note = f"step {journey.made + 1} to {step} {failed.reason_text or 'failed'}; {end}"
+        self.results[journey.index] = OrderResult(done.power, done.order, done.unit, False,
+                                                  failed.reason or Reason.BOUNCED, notes=done.notes + (note,))
+
+
+def _second_moves(variant: Variant, rulings: Sequence[Ruling], outcome: MovementOutcome, contested: set[str]) -> None:
+    """Leave each second move whose first part succeeded for the retreat phase, or fail it now."""
+    pending = []
+    occupied = {u.location.province for u in outcome.units}
+    for index, ruling in enumerate(rulings):
+        order = ruling.order
+        if not (ruling.acts and ruling.acting is None and isinstance(order, MoveThen) and order.then):
+            continue
+        result = outcome.results[index]
+        if not result.succeeded:
+            continue
+        unit = ruling.unit.moved_to(order.first[-1])  # type: ignore[union-attr]
+        blocked = next((loc.province for loc in order.then if loc.province in occupied or loc.province in contested), None)
+        if blocked is None:
+            pending.append(PendingMove(unit, order.then))
+            note = f"second move to {order.then[-1]} with the retreats"
+        else:
+            why = "occupied" if blocked in occupied else "left empty by a standoff"
+            note = f"second move fails: {blocked} is {why}"
+        outcome.results[index] = OrderResult(result.power, result.order, result.unit, True, None,
+                                             notes=result.notes + (note,))
+    outcome.second_moves = tuple(pending)
