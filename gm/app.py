@@ -39,7 +39,7 @@ class App:
         return Dispatcher(self.services, sender or make_sender(self.config.outbound))
 
     def daemon(self) -> Daemon:
-        inbox = make_inbox(self.config.inbound, DatabaseWatermarks(self.db))
+        inbox = make_inbox(self.config.inbound, DatabaseWatermarks(self.db), self.config.read_limit)
         return Daemon(inbox, self.intake, self.scheduler, self.dispatcher())
 
     def close(self) -> None:

@@ -37,9 +37,15 @@ class AppConfig:
     admin_address: str = "postmaster@localhost"  # told of problems that belong to no game
     inbound: MailboxConfig = field(default_factory=MailboxConfig)
     outbound: MailboxConfig = field(default_factory=MailboxConfig)
-    max_mail_bytes: int = 512 * 1024
-    sender_rate: int = 30  # mails a sender may have answered per hour
+    max_mail_bytes: int = 512 * 1024  # larger mails are kept cut down and refused
+    sender_rate: int = 30  # replies a sender gets per hour (its mails are all handled)
     require_authentication_results: bool = False  # demand a passing DKIM/SPF verdict
+
+    @property
+    def read_limit(self) -> int:
+        """How much of one message an inbox reads: enough to find the text parts of a mail with
+        a large attachment; of anything larger only the size is counted."""
+        return self.max_mail_bytes * 16
 
     @property
     def domain(self) -> str:

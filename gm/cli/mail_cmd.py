@@ -9,7 +9,9 @@ from typing import Any
 
 from gm.app import App
 from gm.cli.run_cmd import config_from
-from gm.transport.pipe import PipeError, read_message, source_key
+from gm.transport.pipe import read_message
+
+EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and tries again later
 
 
 def register(commands: Any) -> None:
@@ -21,21 +23,27 @@ def register(commands: Any) -> None:
 
 
 def run_receive(args: argparse.Namespace) -> int:
-    """Exit 0 once the mail is stored (even if it was shunted: it is kept); 75 (EX_TEMPFAIL,
-    the MTA tries again later) when it could not be stored at all."""
-    app = App(config_from(args))
+    """Exit 0 once the mail is stored, whatever it is (too large, malformed, empty, shunted: it is
+    kept and its sender answered); 75 only when it could not be stored at all."""
+    try:
+        config = config_from(args)
+        piped = read_message(sys.stdin.buffer, config.read_limit)
+        app = App(config)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - configuration, stdin or database: the MTA keeps the mail
+        print(f"gm receive: cannot take the mail now: {exc}", file=sys.stderr)
+        return EX_TEMPFAIL
     try:
         try:
-            raw = read_message(sys.stdin.buffer, app.config.max_mail_bytes * 4)
-        except PipeError as exc:
-            print(f"gm receive: {exc}", file=sys.stderr)
-            return 0  # nothing an MTA retry would fix
-        app.intake.receive(raw, source_key(raw))
-        asyncio.run(app.dispatcher().drain())
+            app.intake.receive(piped.raw, piped.source_key, piped.size if piped.cut else None)
+        except Exception as exc:  # noqa: BLE001 - not stored: the MTA keeps the mail and retries
+            print(f"gm receive: cannot store the mail now: {exc}", file=sys.stderr)
+            return EX_TEMPFAIL
+        try:
+            asyncio.run(app.dispatcher().drain())
+        except Exception as exc:  # noqa: BLE001 - the answers wait in the outbox for the next tick
+            print(f"gm receive: the mail is stored; sending the answers failed ({exc}); "
+                  "the next gm tick sends them", file=sys.stderr)
         return 0
-    except Exception as exc:  # noqa: BLE001 - tell the MTA to keep the message and retry
-        print(f"gm receive: {exc}", file=sys.stderr)
-        return 75
     finally:
         app.close()
 

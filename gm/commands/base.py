@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy.orm import Session
 
+from gm.commands.echo import ReplyBudget
 from gm.games.context import Services
 from gm.store.models import Game, Seat
 
@@ -40,6 +41,7 @@ class Section:
     lines: list[str]  # gm's answer
     ok: bool = True
     attach: dict[str, Any] | None = None  # e.g. {"map": {"game": 3, "phase": 12}}
+    command: str = ""  # the command's canonical name ("" for order lines)
 
 
 @dataclass
@@ -58,6 +60,7 @@ class MailContext:
     is_gm: bool = False
     acting_as: str | None = None  # the power a GM has BECOME
     attach: dict[str, Any] | None = None
+    budget: ReplyBudget = field(default_factory=ReplyBudget)  # how much the reply may still echo
     # What must be recorded even when the command fails and its changes are undone
     # (a wrong secret is logged; a new address is reported to the player).
     keep: list[Callable[[], None]] = field(default_factory=list)

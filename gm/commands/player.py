@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.commands.echo import lines as echoed_lines
+from gm.commands.guessing import GM_SEAT, Target, record_failure, refuse_guessers
 from gm.commands.gm_actions import eject
 from gm.commands.press import visible_press
 from gm.games import orderbook, votes
@@ -14,10 +14,9 @@ from gm.games.lifecycle import GameError, current_seats, find_game, join, maybe_
 from gm.games.mailer import format_moment, hang
 from gm.games.notices import tell_gm
 from gm.reports.names import Namer
-from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
+from gm.store.models import Game, GameStatus, PhaseRecord, Seat, SeatStatus
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
-MAX_FAILED_SIGNONS = 5  # per sender and hour
 
 
 def reader_zone(ctx: MailContext) -> str:
@@ -67,12 +66,13 @@ class Signon(Command):
         if game is None:
             raise CommandError(f"there is no game {game_name!r} (LIST shows the games)")
         if who.upper() in GM_WORDS:
-            self._refuse_guessers(ctx, secret, game.gm_secret_hash)
             return self._gm(ctx, game, secret)
         seat = self._seat(ctx, game, who)
-        self._refuse_guessers(ctx, secret, seat.secret_hash)
+        assert seat.power is not None
+        target = Target(game, seat.power, seat.player.email if seat.player else None, seat)
+        refuse_guessers(ctx, secret, seat.secret_hash, target)
         if seat.player is None or not seat.secret_hash or not ctx.services.secrets.verify(secret, seat.secret_hash):
-            self._failed(ctx, game, seat.power)
+            record_failure(ctx, target)
             raise CommandError(f"wrong secret for {seat.power} in {game.name}")
         if seat.player.email != ctx.sender:
             self._new_address(ctx, game, seat)
@@ -94,28 +94,15 @@ class Signon(Command):
 
     def _gm(self, ctx: MailContext, game: Game, secret: str) -> list[str]:
         settings = ctx.services.settings_of(game)
+        target = Target(game, GM_SEAT, settings.gm.lower())
+        refuse_guessers(ctx, secret, game.gm_secret_hash, target)
         if not ctx.services.secrets.verify(secret, game.gm_secret_hash):
-            self._failed(ctx, game, "GM")
+            record_failure(ctx, target)
             raise CommandError(f"wrong game master secret for {game.name}")
         if ctx.sender != settings.gm.lower():
             raise CommandError(f"{ctx.sender} is not the game master's address of {game.name}")
         ctx.game, ctx.seat, ctx.is_gm = game, None, True
         return [f"Signed on as the game master of {game.name}.", deadline_line(ctx, game)]
-
-    def _failed(self, ctx: MailContext, game: Game, power: str | None) -> None:
-        ctx.keep.append(lambda: ctx.services.audit(ctx.session, game, ctx.sender, "signon-failed", power=power))
-
-    def _refuse_guessers(self, ctx: MailContext, secret: str, stored: str) -> None:
-        """After too many wrong secrets from one address, nothing is checked for an hour (a
-        secret this judge has already accepted from the player is not a guess)."""
-        if not ctx.services.secrets.known(secret, stored) and self._too_many_failures(ctx):
-            raise CommandError("too many wrong secrets from this address in the last hour; try again later")
-
-    def _too_many_failures(self, ctx: MailContext) -> bool:
-        since = ctx.now - timedelta(hours=1)
-        failures = ctx.session.scalar(select(func.count()).select_from(AuditEntry).where(
-            AuditEntry.action == "signon-failed", AuditEntry.actor == ctx.sender, AuditEntry.at >= since))
-        return bool(failures and failures >= MAX_FAILED_SIGNONS)
 
     def _new_address(self, ctx: MailContext, game: Game, seat: Seat) -> None:
         ctx.keep.append(lambda: self._report_new_address(ctx, game, seat))
@@ -212,13 +199,19 @@ class Orders(Command):
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
         namer = Namer(ctx.services.variant_of(game))
         lines = []
+        unshown = 0
         for report in submission.lines:
+            if not report.error and not ctx.budget.echo():
+                unshown += 1  # a long mail: its lines with errors are shown, the rest counted
+                continue
             lines.append(hang(f"> {report.text}", 4))
             if report.error:
                 lines.append(hang(f"    ERROR: {report.error}", 11))
             else:
                 lines.append(hang(f"    = {namer.order(report.order)}", 6))  # type: ignore[arg-type]
             lines.extend(hang(f"    note: {w}", 10) for w in report.warnings)
+        if unshown:
+            lines.append(f"({echoed_lines(unshown, 'more')} read, all fine: not shown.)")
         return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing)
 
 

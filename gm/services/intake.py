@@ -1,38 +1,44 @@
 """Incoming mail: stored raw first, then read and acted on in one transaction, then answered.
 
 * Each message is kept as it came (``inbound_mail``) before anything is decided; the same
-  message delivered twice (same Message-ID, or same mailbox position) is acted on once.
+  message delivered twice (same Message-ID, or same mailbox position) is acted on once. A mail
+  over ``max_mail_bytes`` is kept cut down to its headers and text parts, with a note of what
+  was cut, and refused: nothing in it is done, and its sender is told so.
 * Mail gm must never answer (auto-replies, bounces, lists, its own) is kept and ignored.
 * A message whose handling fails is "shunted": kept with the error, the administrator told;
   ``gm unshunt ID`` runs it again. Nothing is ever lost.
-* Every other mail gets one reply, a section per command, within the same transaction as the
-  changes it made (the reply is a row in the outbox).
+* Every other mail is handled in full, and answered with one reply, a section per command,
+  within the same transaction as the changes it made (the reply is a row in the outbox). The
+  reply policy (gm.services.reply_policy) may hold a reply back, never what the mail did.
 """
 
 from __future__ import annotations
 
 import logging
 import traceback
-from datetime import timedelta
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
 
-from sqlalchemy import func, select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gm.commands.base import CommandError, Invocation, MailContext, Section
+from gm.commands.echo import lines as count_lines
 from gm.commands.reader import ORDERS, read_invocations
 from gm.commands.registry import CommandTable
 from gm.games.context import Services
+from gm.games.mailer import format_moment
 from gm.games.notices import tell_gm
 from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import body_text, readable_lines, sender_address
-from gm.store.models import InboundMail, InboundStatus, OutboundMail
+from gm.services.oversize import cut_down
+from gm.services.reply_policy import PAUSED, REFUSAL, ReplyFacts, Verdict, decide
+from gm.store.models import InboundMail, InboundStatus, Player
 
 log = logging.getLogger(__name__)
-REPLY_KINDS = ("reply", "refusal", "map")
+SIGNON = "SIGNON"
 
 
 def parse_message(raw: bytes) -> Message:
@@ -58,31 +64,35 @@ class Intake:
 
     # -- the transport's entry points ------------------------------------------------
 
-    async def deliver(self, raw: bytes, source_key: str) -> None:
+    async def deliver(self, raw: bytes, source_key: str, size: int | None = None) -> None:
         """For inboxes: returns once the message is stored and handled (or shunted)."""
-        self.receive(raw, source_key)
+        self.receive(raw, source_key, size)
 
-    def receive(self, raw: bytes, source_key: str | None = None) -> int | None:
-        """Store and handle one message; its id, or None when it was seen before."""
+    def receive(self, raw: bytes, source_key: str | None = None, size: int | None = None) -> int | None:
+        """Store and handle one message (``size``: the whole message's, when ``raw`` is only its
+        first part); its id, or None when it was seen before."""
+        size = max(size or 0, len(raw))
+        cut = ""
+        if size > self.services.config.max_mail_bytes:
+            kept = cut_down(raw, size, self.services.config.max_mail_bytes)
+            raw, cut = kept.raw, kept.note
         try:
             message: Message | None = parse_message(raw)
         except Exception:  # noqa: BLE001 - a message we cannot even parse is still kept
             message = None
-        inbound_id = self.store(raw, source_key, message)
-        if inbound_id is not None:
-            self.handle(inbound_id, message)
+        inbound_id = self.store(raw, source_key, message, cut)
+        if inbound_id is None:
+            self._finish(source_key, message)
+            return None
+        self.handle(inbound_id, message)
         return inbound_id
 
-    def store(self, raw: bytes, source_key: str | None, message: Message | None = None) -> int | None:
-        message_id = sender = subject = ""
-        if message is not None:
-            message_id = str(message.get("Message-ID", "")).strip()[:998]
-            sender = sender_address(message)
-            subject = header_text(message, "Subject")[:500]
+    def store(self, raw: bytes, source_key: str | None, message: Message | None = None, cut: str = "") -> int | None:
+        message_id, sender, subject = _identity(message)
         try:
             with self.services.db.unit_of_work() as session:
                 row = InboundMail(message_id=message_id or None, source_key=source_key, sender=sender,
-                                  subject=subject, raw=raw, status=InboundStatus.NEW,
+                                  subject=subject, raw=raw, cut=cut, status=InboundStatus.NEW,
                                   received_at=self.services.clock.now())
                 session.add(row)
                 session.flush()
@@ -91,10 +101,25 @@ class Intake:
             log.info("duplicate delivery of %s ignored", message_id or source_key)
             return None
 
+    def _finish(self, source_key: str | None, message: Message | None) -> None:
+        """A mail delivered again that was stored but never handled (the process died between
+        the two) is handled now: the redelivery is what the inbox offers for that."""
+        message_id = _identity(message)[0]
+        keys = [InboundMail.source_key == source_key] if source_key else []
+        keys += [InboundMail.message_id == message_id] if message_id else []
+        if not keys:
+            return
+        with self.services.db.sessions() as session:
+            unfinished = session.scalars(select(InboundMail.id).where(
+                or_(*keys), InboundMail.status == InboundStatus.NEW)).first()
+        if unfinished is not None:
+            self.handle(unfinished)
+
     def handle(self, inbound_id: int, message: Message | None = None) -> None:
         try:
             with self.services.db.unit_of_work() as session:
-                row = session.get(InboundMail, inbound_id)
+                # locked: a mail handled by two processes at once is acted on once
+                row = session.get(InboundMail, inbound_id, with_for_update=True)
                 if row is None or row.status != InboundStatus.NEW:
                     return
                 row.status, row.error = self._answer(session, row, message or parse_message(row.raw))
@@ -132,25 +157,42 @@ class Intake:
         ignore = reason_to_ignore(message, config.judge_address, services.mailer.is_own_message_id)
         if ignore:
             return InboundStatus.IGNORED, ignore
-        sender = row.sender
-        if self._replies_this_hour(session, sender) >= config.sender_rate:
-            return InboundStatus.IGNORED, f"rate limit: {config.sender_rate} replies an hour to {sender}"
-        if len(row.raw) > config.max_mail_bytes:
-            self._reply(session, row, message, [Section([], [
-                f"Your mail is {len(row.raw) // 1024} KB; this judge reads mails of up to "
-                f"{config.max_mail_bytes // 1024} KB. Please send your commands as plain text, "
-                "without attachments."], ok=False)], kind="refusal")
-            return InboundStatus.DONE, "too large"
-        ctx = MailContext(services=services, session=session, sender=sender, now=services.clock.now(),
+        if row.cut:
+            limit = config.max_mail_bytes // 1024
+            sections = [Section([], [
+                f"Your mail is larger than the {limit} KB this judge reads, so nothing in it was done: "
+                "no orders, press or other commands were read. Please send them again as plain text, "
+                "without attachments.", "", f"(Received: {row.cut}.)"], ok=False)]
+            return InboundStatus.DONE, _note(f"too large: {row.cut}", self._reply(session, row, message, sections))
+        ctx = MailContext(services=services, session=session, sender=row.sender, now=services.clock.now(),
                           inbound_id=row.id, message_id=row.message_id, authenticated=_authenticated(message))
         invocations = read_invocations(readable_lines(body_text(message)), self.table.spellings, self.table.bodied,
                                        self.table.misspelt)
         if not invocations:
             sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
         else:
-            sections = [self._run(ctx, invocation) for invocation in invocations]
-        self._reply(session, row, message, sections, attach=ctx.attach)
-        return InboundStatus.DONE, ""
+            sections = self._run_all(ctx, invocations)
+        return InboundStatus.DONE, _note("", self._reply(session, row, message, sections, attach=ctx.attach))
+
+    def _run_all(self, ctx: MailContext, invocations: list[Invocation]) -> list[Section]:
+        """Every command runs; once the reply is long, the answers of commands that changed
+        nothing are only counted (a thousand LISTs get a reply of reasonable length)."""
+        sections: list[Section] = []
+        unshown = 0
+        for invocation in invocations:
+            command = self.table.find(invocation.name)
+            assert command is not None
+            full = ctx.budget.full
+            section = self._run(ctx, invocation)
+            if full and section.ok and command.read_only:
+                unshown += 1
+                continue
+            ctx.budget.answered(len(section.lines))
+            sections.append(section)
+        if unshown:
+            sections.append(Section([], [f"({unshown:,} more {'command' if unshown == 1 else 'commands'} answered, "
+                                         "answers not shown: this reply is long enough already.)"]))
+        return sections
 
     def _run(self, ctx: MailContext, invocation: Invocation) -> Section:
         command = self.table.find(invocation.name)
@@ -160,19 +202,29 @@ class Intake:
         savepoint = None if command.read_only else ctx.session.begin_nested()
         try:
             if invocation.name == ORDERS and ctx.power is None:
+                echo = invocation.body  # the lines refused, shown with the reason
                 raise CommandError(self._not_orders(invocation))
             lines = command.run(ctx, invocation)
             if savepoint is not None:
                 savepoint.commit()
-            return Section(echo, lines)
+            return self._section(ctx, echo, lines, True, invocation.name)
         except CommandError as exc:
             if savepoint is not None:
                 savepoint.rollback()
-            return Section(echo, [f"ERROR: {exc}"], ok=False)
+            return self._section(ctx, echo, [f"ERROR: {exc}"], False, invocation.name)
         finally:
             for action in ctx.keep:
                 action()
             ctx.keep.clear()
+
+    @staticmethod
+    def _section(ctx: MailContext, echo: list[str], lines: list[str], ok: bool, name: str) -> Section:
+        """The echo bounded: a failed command's own line is always shown."""
+        shown, unshown = ctx.budget.echoed(echo, keep_first=not ok)
+        if unshown:
+            reason = "" if ok else ", refused for the same reason"
+            lines = [f"({count_lines(unshown, 'more')} not shown{reason}.)", *lines]
+        return Section(shown, lines, ok, command=name)
 
     def _not_orders(self, invocation: Invocation) -> str:
         """Lines read before any SIGNON: a misspelt command, or orders without a power."""
@@ -181,26 +233,57 @@ class Intake:
             return self.table.unknown(word)
         return "orders need a power: SIGNON <power> <game> <secret> first (HELP lists the commands)"
 
-    def _replies_this_hour(self, session: Session, sender: str) -> int:
-        since = self.services.clock.now() - timedelta(hours=1)
-        return session.scalar(select(func.count()).select_from(OutboundMail).where(
-            OutboundMail.to_address == sender, OutboundMail.kind.in_(REPLY_KINDS),
-            OutboundMail.created_at >= since)) or 0
-
     def _reply(self, session: Session, row: InboundMail, message: Message, sections: list[Section],
-               kind: str = "reply", attach: dict | None = None) -> None:
-        subject = header_text(message, "Subject").strip() or "your mail"
-        if not subject.lower().startswith("re:"):
-            subject = f"Re: {subject}"
+               attach: dict | None = None) -> str:
+        """Queue the reply, unless the reply policy holds it back; what was held back and why."""
+        refusal = bool(row.cut) or all(not s.ok for s in sections) or any(
+            s.command == SIGNON and not s.ok for s in sections)
+        facts = ReplyFacts(self.services, session, row.sender, refusal)
+        verdict, reason = decide(facts)
+        if verdict is Verdict.NOTICE:
+            self._pause_notice(session, row, message, facts)
+        if verdict is not Verdict.SEND:
+            return f"reply withheld: {reason}"
+        subject = _reply_subject(message)
+        kind = REFUSAL if refusal else "reply"
         phase_id = game_id = None
         if attach and "map" in attach:
             game_id, phase_id = attach["map"]["game"], attach["map"]["phase"]
             kind = "map"
         self.services.mailer.queue(
-            session, to=row.sender, subject=subject[:200], template="mail/reply.txt.j2", kind=kind,
+            session, to=row.sender, subject=subject, template="mail/reply.txt.j2", kind=kind,
             game_id=game_id, attach_phase_id=phase_id, in_reply_to=row.message_id,
             sections=sections, received=row.received_at,
         )
+        return ""
+
+    def _pause_notice(self, session: Session, row: InboundMail, message: Message, facts: ReplyFacts) -> None:
+        player = session.scalars(select(Player).where(Player.email == row.sender)).first()
+        self.services.mailer.queue(
+            session, to=row.sender, subject=_reply_subject(message), template="mail/paused.txt.j2", kind=PAUSED,
+            in_reply_to=row.message_id, rate=facts.rate, subject_read=header_text(message, "Subject").strip(),
+            until=format_moment(facts.resumes_at, player.timezone if player else "UTC"),
+        )
+
+
+def _identity(message: Message | None) -> tuple[str, str, str]:
+    """Message-ID, sender and subject, as far as they can be read ("" where not)."""
+    if message is None:
+        return "", "", ""
+    try:
+        return (str(message.get("Message-ID", "")).strip()[:998], sender_address(message)[:254],
+                header_text(message, "Subject")[:500])
+    except Exception:  # noqa: BLE001 - headers too broken to read: stored all the same
+        return "", "", ""
+
+
+def _reply_subject(message: Message) -> str:
+    subject = header_text(message, "Subject").strip() or "your mail"
+    return (subject if subject.lower().startswith("re:") else f"Re: {subject}")[:200]
+
+
+def _note(first: str, second: str) -> str:
+    return "; ".join(text for text in (first, second) if text)
 
 
 def _authenticated(message: Message) -> bool:

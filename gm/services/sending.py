@@ -23,7 +23,7 @@ from gm.transport import PermanentFailure, Sender, TemporaryFailure
 
 log = logging.getLogger(__name__)
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30)) + (timedelta(hours=2),) * 12
-AUTOMATIC = {"reply": "auto-replied", "refusal": "auto-replied", "map": "auto-replied"}
+AUTOMATIC = {"reply": "auto-replied", "refusal": "auto-replied", "map": "auto-replied", "paused": "auto-replied"}
 
 
 class Dispatcher:

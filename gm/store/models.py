@@ -200,7 +200,7 @@ class Press(Base):
 class InboundStatus:
     NEW = "new"
     DONE = "done"
-    IGNORED = "ignored"  # auto-replies, bounces, our own mail, duplicates
+    IGNORED = "ignored"  # auto-replies, bounces, our own mail (the reason is kept)
     SHUNTED = "shunted"  # failed; kept for `gm unshunt`
 
 
@@ -212,7 +212,8 @@ class InboundMail(Base):
     source_key: Mapped[str | None] = mapped_column(String(300), unique=True)  # e.g. imap:INBOX:uidvalidity:uid
     sender: Mapped[str] = mapped_column(String(254), default="")
     subject: Mapped[str] = mapped_column(Text, default="")
-    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)  # as it came, or cut down to its headers and text
+    cut: Mapped[str] = mapped_column(Text, default="", server_default="")  # what was cut from a too large mail
     status: Mapped[str] = mapped_column(String(20), default=InboundStatus.NEW, index=True)
     error: Mapped[str] = mapped_column(Text, default="")
     received_at: Mapped[datetime] = mapped_column()

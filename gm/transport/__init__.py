@@ -8,7 +8,9 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   its side (IMAP \\Seen and the UID watermark; Maildir: moved to cur/). If ``deliver`` raises,
   the message is left undone and retried later. ``source_key`` names the message uniquely in
   its mailbox (e.g. ``imap:<account and mailbox>:<uidvalidity>:<uid>``, ``maildir:<path>:<file name>``) so
-  that a redelivery is recognised.
+  that a redelivery is recognised. An inbox reads at most its ``read_limit`` bytes of a message;
+  of a larger one it delivers that much and the whole size, ``deliver(raw, source_key, size)``
+  (the reader keeps the headers and text parts and tells the sender: nothing is dropped unseen).
 * An **outbox** (`Sender` protocol) sends one ``email.message.EmailMessage`` and raises
   ``TemporaryFailure`` (try again later) or ``PermanentFailure`` (give up, tell the GM).
 

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Protocol
 
-Deliver = Callable[[bytes, str], Awaitable[None]]
+
+class Deliver(Protocol):
+    def __call__(self, raw: bytes, source_key: str, size: int | None = None) -> Awaitable[None]:
+        """Store and act on one message. ``size`` is given only when ``raw`` is the first part of a
+        larger message (an inbox reads no more than its read limit): the whole message's size."""
+        ...
 
 
 class TemporaryFailure(Exception):

@@ -6,18 +6,19 @@ from gm.config import ConfigError, MailboxConfig
 from gm.transport.base import Inbox, Sender, WatermarkStore
 
 
-def make_inbox(config: MailboxConfig, watermarks: WatermarkStore) -> Inbox:
+def make_inbox(config: MailboxConfig, watermarks: WatermarkStore, read_limit: int | None = None) -> Inbox:
+    """``read_limit``: how much of one message to read at most (see `Deliver`)."""
     if config.kind == "maildir":
         from gm.transport.maildir import MaildirInbox
 
         if config.path is None:
             raise ConfigError("inbound: kind maildir needs a path")
-        return MaildirInbox(config.path)
+        return MaildirInbox(config.path, read_limit=read_limit)
     if config.kind == "imap":
         from gm.transport.imap import ImapInbox
 
         try:
-            return ImapInbox(config, watermarks)
+            return ImapInbox(config, watermarks, read_limit=read_limit)
         except ValueError as exc:
             raise ConfigError(f"inbound: {exc}") from None
     raise ConfigError(f"inbound: kind must be maildir or imap, not {config.kind!r}")

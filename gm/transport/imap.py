@@ -3,8 +3,9 @@
 One pass: SELECT the mailbox and read its UIDVALIDITY (a change means the UIDs were renumbered:
 read everything again, the store recognises what it already has by Message-ID), ``UID SEARCH UID
 last+1:*`` (filtered here: the server answers the highest UID even when it is not above last),
-then for each new UID in turn: ``UID FETCH uid (UID BODY.PEEK[])``, ``await deliver(raw, key)``
-and, only once that returned, save the watermark and set ``\\Seen``. The watermark (in the
+then for each new UID in turn: ``UID FETCH uid (UID BODY.PEEK[])`` (with a ``read_limit``:
+``(UID RFC822.SIZE BODY.PEEK[]<0.read_limit>)``, and a larger message is delivered with its
+size), ``await deliver(raw, key)`` and, only once that returned, save the watermark and set ``\\Seen``. The watermark (in the
 database) is what counts; \\Seen is for people looking at the mailbox. If ``deliver`` raises,
 the pass stops there and the message is tried again on the next one.
 
@@ -47,6 +48,7 @@ Sleep = Callable[[float], Awaitable[Any]]
 _UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]")
 _FETCH_START = re.compile(rb"^\d+ FETCH \(")
 _FETCH_UID = re.compile(rb"[( ]UID (\d+)[ )]")
+_FETCH_SIZE = re.compile(rb"[( ]RFC822\.SIZE (\d+)[ )]")
 
 
 class _Broken(Exception):
@@ -70,6 +72,7 @@ class ImapInbox:
         timeout: float = 30.0,
         backoff_initial: float = 1.0,
         backoff_max: float = 300.0,
+        read_limit: int | None = None,
     ):
         if config.tls not in ("none", "ssl"):
             raise ValueError(f"IMAP inbox: tls must be 'ssl' (IMAPS) or 'none', not {config.tls!r} "
@@ -79,6 +82,7 @@ class ImapInbox:
         self.timeout = timeout
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
+        self.read_limit = read_limit
         self._sleep = sleep
         self._random = random
         port = config.port or (993 if config.tls == "ssl" else 143)
@@ -227,11 +231,13 @@ class _Session:
             new = sorted(uid for uid in uids if uid > mark.last_uid)
             if not new:
                 return delivered
+            limit = inbox.read_limit
+            items = "(UID BODY.PEEK[])" if limit is None else f"(UID RFC822.SIZE BODY.PEEK[]<0.{limit}>)"
             for uid in new:
-                response = await self.call(self.client.uid("fetch", str(uid), "(UID BODY.PEEK[])"))
+                response = await self.call(self.client.uid("fetch", str(uid), items))
                 if response.result != "OK":
                     raise _Broken(f"UID FETCH {uid} failed: {_text(response)}")
-                raw = _fetched_body(response, uid)
+                raw, size = _fetched_body(response, uid)
                 if raw is None:
                     if uid in await self._search(f"UID {uid}"):
                         log.error("%s: cannot read message UID %d (%s); skipped, left unread in the mailbox",
@@ -239,7 +245,11 @@ class _Session:
                     else:
                         log.warning("%s: message UID %d vanished before it was read", inbox.watermark_name, uid)
                 else:
-                    await deliver(raw, f"imap:{inbox.watermark_name}:{self.uidvalidity}:{uid}")
+                    key = f"imap:{inbox.watermark_name}:{self.uidvalidity}:{uid}"
+                    if size is not None and size > len(raw):
+                        await deliver(raw, key, size)
+                    else:
+                        await deliver(raw, key)
                     delivered += 1
                 mark = Watermark(self.uidvalidity, uid)
                 inbox.watermarks.save(inbox.watermark_name, mark)
@@ -324,9 +334,10 @@ def _search_uids(response: Any) -> list[int]:
     return uids
 
 
-def _fetched_body(response: Any, uid: int) -> bytes | None:
+def _fetched_body(response: Any, uid: int) -> tuple[bytes | None, int | None]:
     """The BODY[] literal of message ``uid`` among a FETCH reply's lines (which may also hold
-    unsolicited FETCH replies for other messages, e.g. flag changes)."""
+    unsolicited FETCH replies for other messages, e.g. flag changes), and its RFC822.SIZE when
+    that was asked for."""
     groups: list[list[Any]] = []
     for line in response.lines:
         if isinstance(line, bytes) and _FETCH_START.match(line):
@@ -338,5 +349,6 @@ def _fetched_body(response: Any, uid: int) -> bytes | None:
         match = _FETCH_UID.search(text)
         literal = next((part for part in group if isinstance(part, bytearray)), None)
         if match and int(match.group(1)) == uid and literal is not None:
-            return bytes(literal)
-    return None
+            size = _FETCH_SIZE.search(text)
+            return bytes(literal), int(size.group(1)) if size else None
+    return None, None

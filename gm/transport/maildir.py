@@ -3,7 +3,8 @@
 Inbox: every message in new/, and in cur/ without the S (seen) flag, is delivered, oldest first;
 once ``deliver`` returned it is moved to cur/ with the S flag (``name:2,S``), so the next pass
 skips it. Its source key is ``maildir:<path>:<unique name>``, the file name without the flags
-(which stays the same when a mail program moves or flags it).
+(which stays the same when a mail program moves or flags it). Of a file larger than
+``read_limit`` only that much is read, and delivered with the file's size.
 
 Outbox: `MaildirSender` drops each outgoing message as a file into a Maildir (with the stdlib's
 ``mailbox.Maildir``) for a person, a test or another program to pick up.
@@ -46,9 +47,11 @@ class MaildirInbox:
         poll_seconds: float = 1.0,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         random: Callable[[], float] = _random.random,
+        read_limit: int | None = None,
     ):
         self.path = Path(path).absolute()
         self.poll_seconds = poll_seconds
+        self.read_limit = read_limit
         self._sleep = sleep
         self._random = random
 
@@ -84,13 +87,26 @@ class MaildirInbox:
         delivered = 0
         for file in self.waiting():
             try:
-                raw = file.read_bytes()
+                raw, size = self._read(file)
             except FileNotFoundError:  # taken by another reader meanwhile
                 continue
-            await deliver(raw, self.source_key(file))
+            if size is None:
+                await deliver(raw, self.source_key(file))
+            else:
+                await deliver(raw, self.source_key(file), size)
             self._mark_seen(file)
             delivered += 1
         return delivered
+
+    def _read(self, file: Path) -> tuple[bytes, int | None]:
+        """The file's bytes, or its first ``read_limit`` bytes and its size."""
+        with file.open("rb") as stream:
+            if self.read_limit is None:
+                return stream.read(), None
+            raw = stream.read(self.read_limit + 1)
+            if len(raw) <= self.read_limit:
+                return raw, None
+            return raw[:self.read_limit], os.fstat(stream.fileno()).st_size
 
     def _mark_seen(self, file: Path) -> None:
         unique, flags = _split_name(file.name)

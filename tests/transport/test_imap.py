@@ -21,9 +21,10 @@ from .helpers import MailStack, MemoryWatermarks, Recorder, message, run
 mailserver = pytest.mark.mailserver
 
 
-def inbox(stack: MailStack, folder: str, watermarks=None, user: str = "gm", **changes) -> ImapInbox:  # type: ignore[no-untyped-def]
+def inbox(stack: MailStack, folder: str, watermarks=None, user: str = "gm", read_limit: int | None = None,  # type: ignore[no-untyped-def]
+          **changes) -> ImapInbox:
     return ImapInbox(stack.imap_config(user, folder, **changes), watermarks or MemoryWatermarks(),
-                     timeout=5.0, backoff_initial=0.05, backoff_max=0.5)
+                     timeout=5.0, backoff_initial=0.05, backoff_max=0.5, read_limit=read_limit)
 
 
 async def stop(task: asyncio.Task) -> None:  # type: ignore[type-arg]
@@ -331,11 +332,31 @@ def test_search_uids() -> None:
 def test_fetched_body_picks_the_literal_of_the_asked_uid() -> None:
     lines = [b"1 FETCH (UID 7 FLAGS (\\Seen))", b"2 FETCH (UID 9 BODY[] {5}", bytearray(b"hello"), b")",
              b"Fetch completed."]
-    assert _fetched_body(_Reply(lines), 9) == b"hello"
-    assert _fetched_body(_Reply(lines), 7) is None
+    assert _fetched_body(_Reply(lines), 9) == (b"hello", None)
+    assert _fetched_body(_Reply(lines), 7) == (None, None)
     after = [b"2 FETCH (BODY[] {3}", bytearray(b"abc"), b" UID 9)", b"Fetch completed."]
-    assert _fetched_body(_Reply(after), 9) == b"abc"
-    assert _fetched_body(_Reply([b"Fetch completed."]), 9) is None
+    assert _fetched_body(_Reply(after), 9) == (b"abc", None)
+    assert _fetched_body(_Reply([b"Fetch completed."]), 9) == (None, None)
+    partial = [b"2 FETCH (UID 9 RFC822.SIZE 5000000 BODY[]<0> {3}", bytearray(b"abc"), b")", b"Fetch completed."]
+    assert _fetched_body(_Reply(partial), 9) == (b"abc", 5_000_000)
+
+
+@mailserver
+def test_a_large_message_is_read_only_up_to_the_read_limit(mail_stack: MailStack, folder: str) -> None:
+    big = message("A photo", body=("y" * 998 + "\r\n") * 3000)  # about 3 MB
+    small = message("Orders")
+    mail_stack.lmtp("gm", folder, big)
+    mail_stack.lmtp("gm", folder, small)
+    box = inbox(mail_stack, folder, read_limit=100_000)
+    got: list[tuple[bytes, int | None]] = []
+
+    async def deliver(raw: bytes, key: str, size: int | None = None) -> None:
+        got.append((raw, size))
+
+    assert run(box.drain(deliver)) == 2
+    (first, size), (second, no_size) = got
+    assert len(first) == 100_000 and size is not None and size > len(big) and b"Subject: A photo" in first
+    assert second.endswith(small) and no_size is None
 
 
 def test_starttls_is_refused_for_imap() -> None:

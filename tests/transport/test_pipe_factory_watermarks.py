@@ -20,7 +20,7 @@ from gm.transport import Watermark
 from gm.transport.factory import make_inbox, make_sender
 from gm.transport.imap import ImapInbox
 from gm.transport.maildir import MaildirInbox, MaildirSender
-from gm.transport.pipe import EmptyMessage, MessageTooLarge, read_message, source_key
+from gm.transport.pipe import read_message
 from gm.transport.smtp import SmtpSender
 
 from .helpers import MemoryWatermarks, message
@@ -30,34 +30,41 @@ from .helpers import MemoryWatermarks, message
 
 def test_reads_the_message_as_it_is() -> None:
     raw = message("Orders :(", body="F Lon - Nth\r\n" * 100)
-    assert read_message(io.BytesIO(raw), 1 << 20) == raw
+    piped = read_message(io.BytesIO(raw), 1 << 20)
+    assert piped.raw == raw and piped.size == len(raw) and not piped.cut
 
 
 def test_drops_an_mbox_envelope_line() -> None:
     raw = message("x")
-    assert read_message(io.BytesIO(b"From alice@example.test Mon Jan  5 12:00:00 2026\n" + raw), 1 << 20) == raw
+    assert read_message(io.BytesIO(b"From alice@example.test Mon Jan  5 12:00:00 2026\n" + raw), 1 << 20).raw == raw
     # a header "From:" is the message itself
-    assert read_message(io.BytesIO(raw), 1 << 20).startswith(b"From: alice")
+    assert read_message(io.BytesIO(raw), 1 << 20).raw.startswith(b"From: alice")
 
 
-def test_limits_and_empty_input() -> None:
+def test_keeps_the_first_bytes_of_a_large_message_and_reads_it_all() -> None:
     raw = message("x", body="y" * 5000)
-    assert read_message(io.BytesIO(raw), len(raw)) == raw
-    with pytest.raises(MessageTooLarge) as too_large:
-        read_message(io.BytesIO(raw), len(raw) - 1)
-    assert too_large.value.limit_bytes == len(raw) - 1
-    with pytest.raises(MessageTooLarge):
-        read_message(io.BytesIO(b"x" * 100), 10)  # one long line
-    with pytest.raises(EmptyMessage):
-        read_message(io.BytesIO(b""), 100)
-    with pytest.raises(EmptyMessage):
-        read_message(io.BytesIO(b"From a@b Mon Jan  5 12:00:00 2026\n\n"), 100)
+    assert read_message(io.BytesIO(raw), len(raw)).raw == raw
+    stream = io.BytesIO(raw)
+    piped = read_message(stream, 100)
+    assert piped.raw == raw[:100] and piped.size == len(raw) and piped.cut
+    assert stream.read() == b""  # drained: the mail server sees its pipe read to the end
+    assert piped.source_key == read_message(io.BytesIO(raw), len(raw)).source_key  # all bytes count
+    one_line = read_message(io.BytesIO(b"x" * 100), 10)
+    assert one_line.raw == b"x" * 10 and one_line.size == 100
+    big = read_message(io.BytesIO(b"From a@b Mon Jan  5 12:00:00 2026\n" + b"z" * 200_000), 70_000)
+    assert big.raw == b"z" * 70_000 and big.size == 200_000
+
+
+def test_an_empty_input_is_read_as_it_is() -> None:
+    assert read_message(io.BytesIO(b""), 100).raw == b""
+    assert read_message(io.BytesIO(b"From a@b Mon Jan  5 12:00:00 2026\n\n"), 100).raw == b"\n"
 
 
 def test_source_key_is_the_hash_of_the_bytes() -> None:
     raw = message("x")
-    assert source_key(raw) == "pipe:" + hashlib.sha256(raw).hexdigest()
-    assert source_key(raw) != source_key(raw + b"\r\n")
+    assert read_message(io.BytesIO(raw), 1 << 20).source_key == "pipe:" + hashlib.sha256(raw).hexdigest()
+    assert read_message(io.BytesIO(raw), 10).source_key == "pipe:" + hashlib.sha256(raw).hexdigest()
+    assert read_message(io.BytesIO(raw + b"\r\n"), 1 << 20).source_key != read_message(io.BytesIO(raw), 1 << 20).source_key
 
 
 # ---- factory --------------------------------------------------------------------------------------
