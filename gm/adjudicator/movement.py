@@ -95,11 +95,12 @@ class LaterSupport:
 class Resolution:
     """The outcome of one resolution, with what a later round needs to know of it."""
 
-    __slots__ = ("outcome", "moved", "contested", "later_supports", "beaten")
+    __slots__ = ("outcome", "moved", "contested", "later_supports", "beaten", "several_steps")
 
     def __init__(self, outcome: MovementOutcome, moved: dict[int, Location], contested: set[str],
-                 later_supports: list[LaterSupport], beaten: dict[int, str]):
+                 later_supports: list[LaterSupport], beaten: dict[int, str], several_steps: bool):
         self.outcome = outcome
+        self.several_steps = several_steps  # some order was a move of several steps
         self.moved = moved  # slot -> where the unit's move took it
         self.contested = contested  # provinces left empty by a standoff
         self.later_supports = later_supports
@@ -153,12 +154,14 @@ class _Resolver:
         self.cycle: list[_Node] = []
         self.hits = 0
         self.uncertain = False
+        self.several_steps = False
         ordered = []
         for index, ruling in enumerate(rulings):
             if ruling.acts and ruling.slot >= 0:
                 node = self.by_slot[ruling.slot]
                 if node is not None and node.carrier is None:
-                    _give_order(node, ruling.acting or ruling.order, index)
+                    if _give_order(node, ruling.acting or ruling.order, index):
+                        self.several_steps = True
                     ordered.append(node)
         self._link(ordered)
 
@@ -473,11 +476,10 @@ class _Resolver:
         winners: dict[str, list[_Node]] = {}
         for n in nodes:
             if n.result and n.kind == MOVE:
-                found = winners.get(n.dest)  # type: ignore[arg-type]
-                if found is None:
-                    winners[n.dest] = [n]  # type: ignore[index]
+                if n.dest in winners:
+                    winners[n.dest].append(n)  # type: ignore[index]
                 else:
-                    found.append(n)
+                    winners[n.dest] = [n]  # type: ignore[index]
         staying: list[Unit] = []
         moved: list[Unit] = []
         moved_to: dict[int, Location] = {}
@@ -507,13 +509,14 @@ class _Resolver:
                 results[node.ruling] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason,
                                                    notes=self._notes(node) if self.effects is not None
                                                    or node.partial else ())
-        for index, ruling in enumerate(rulings):  # the orders of units that go with another
-            if results[index] is None:
-                node = self.by_slot[ruling.slot]
-                results[index] = self._carried_result(ruling, node, node.slot in beaten_by)
+        if self.effects is not None:
+            for index, ruling in enumerate(rulings):  # the orders of units that go with another
+                if results[index] is None:
+                    node = self.by_slot[ruling.slot]
+                    results[index] = self._carried_result(ruling, node, node.slot in beaten_by)
         units = tuple(staying + moved)
         dislodged: tuple[Dislodgement, ...] = ()
-        contested = self._contested()
+        contested = self._contested() if beaten or self.several_steps else set()
         if beaten:
             occupied = {u.location.province for u in units}
             dislodged = tuple(
@@ -525,7 +528,8 @@ class _Resolver:
         if self.effects is not None:
             outcome.destroyed = [(self.effects.position.units[slot], why)
                                  for slot, why in self.effects.destroyed.items()]
-        return Resolution(outcome, moved_to, contested, self._later_supports(), beaten_by)
+        later = self._later_supports() if self.several_steps else []
+        return Resolution(outcome, moved_to, contested, later, beaten_by, self.several_steps)
 
     def _dislodger(self, node: _Node, winners: list[_Node] | None) -> _Node | None:
         """The unit that entered the province of ``node`` and may not share it."""
@@ -616,7 +620,8 @@ def _head_to_head(a: _Node, b: _Node) -> bool:
             and not a.convoyed and not b.convoyed)
 
 
-def _give_order(node: _Node, order: Order, index: int) -> None:
+def _give_order(node: _Node, order: Order, index: int) -> bool:
+    """Set the node's order; True when it is a move of several steps (gm.adjudicator.steps)."""
     # isinstance, not type(): it tells the compiler the order's class, so fields read fast.
     node.ruling = index
     if isinstance(order, Move):
@@ -642,10 +647,14 @@ def _give_order(node: _Node, order: Order, index: int) -> None:
         node.dest = order.destination.province
     elif isinstance(order, MoveInRounds):
         _first_step(node, order.steps[0], None)
+        return True
     elif isinstance(order, MoveAlongPath):
         _first_step(node, order.path[0], order.path[1:])
+        return True
     elif isinstance(order, MoveThen):
         _first_step(node, order.first[0], order.first[1:] or None)
+        return True
+    return False
 
 
 def _first_step(node: _Node, step: Location, later: tuple[Location, ...] | None) -> None:

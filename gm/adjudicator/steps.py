@@ -29,9 +29,11 @@ from gm.domain.units import Unit
 
 def resolve_moves(variant: Variant, position: Position, rulings: Sequence[Ruling], effects: Effects) -> MovementOutcome:
     first = resolve_round(variant, position, rulings, effects)
+    if not first.several_steps:
+        return first.outcome
     journeys = _journeys(rulings, first)
     outcome = _Rounds(variant, position, rulings, effects, first, journeys).run() if journeys else first.outcome
-    _second_moves(variant, rulings, outcome, first.contested)
+    _second_moves(rulings, outcome, first.contested)
     return outcome
 
 
@@ -193,7 +195,7 @@ class _Rounds:
                                                   failed.reason or Reason.BOUNCED, notes=done.notes + (note,))
 
 
-def _second_moves(variant: Variant, rulings: Sequence[Ruling], outcome: MovementOutcome, contested: set[str]) -> None:
+def _second_moves(rulings: Sequence[Ruling], outcome: MovementOutcome, contested: set[str]) -> None:
     """Leave each second move whose first part succeeded for the retreat phase, or fail it now."""
     pending = []
     occupied = {u.location.province for u in outcome.units}

@@ -7,7 +7,7 @@ from typing import Any
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.outcomes import OrderResult
-from gm.domain.position import Dislodgement, Position
+from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit
 
 
@@ -33,6 +33,10 @@ def encode_position(position: Position) -> dict[str, Any]:
             for d in position.dislodged
         ],
         "extra": dict(position.extra),
+        "second_moves": [
+            {"power": m.unit.power, "unit": unit_text(m.unit), "path": [str(loc) for loc in m.path]}
+            for m in position.second_moves
+        ],
     }
 
 
@@ -54,12 +58,17 @@ def decode_position(variant: Variant, data: dict[str, Any]) -> Position:
         )
         for d in data.get("dislodged", [])
     )
+    second_moves = tuple(
+        PendingMove(decode_unit(variant, m["power"], m["unit"]), tuple(Location.parse(p) for p in m["path"]))
+        for m in data.get("second_moves", [])
+    )
     return Position(
         phase=variant.calendar.parse(data["phase"]),
         units=tuple(units),
         centres=dict(data.get("centres", {})),
         dislodged=dislodged,
         extra=dict(data.get("extra", {})),
+        second_moves=second_moves,
     )
 
 
@@ -71,6 +80,7 @@ def encode_results(results: list[OrderResult]) -> list[dict[str, Any]]:
             "unit": unit_text(r.unit) if r.unit is not None else None,
             "succeeded": r.succeeded,
             "reason": r.reason_text,
+            **({"notes": list(r.notes)} if r.notes else {}),
         }
         for r in results
     ]
