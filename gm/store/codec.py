@@ -19,7 +19,7 @@ def encode_position(position: Position) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
     for unit in position.units:
         units.setdefault(unit.power, []).append(unit_text(unit))
-    return {
+    encoded: dict[str, Any] = {
         "phase": str(position.phase),
         "units": {p: sorted(u) for p, u in sorted(units.items())},
         "centres": dict(sorted(position.centres.items())),
@@ -33,11 +33,13 @@ def encode_position(position: Position) -> dict[str, Any]:
             for d in position.dislodged
         ],
         "extra": dict(position.extra),
-        "second_moves": [
+    }
+    if position.second_moves:
+        encoded["second_moves"] = [
             {"power": m.unit.power, "unit": unit_text(m.unit), "path": [str(loc) for loc in m.path]}
             for m in position.second_moves
-        ],
-    }
+        ]
+    return encoded
 
 
 def decode_unit(variant: Variant, power: str, text: str) -> Unit:
