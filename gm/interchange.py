@@ -11,12 +11,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gm.adjudicator.dice import DiceError
 from gm.adjudicator.engine import PhaseReport, adjudicate
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult, Reason
-from gm.domain.position import Dislodgement, Position, sorted_units
+from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
 from gm.domain.units import Unit
 from gm.orders import OrderGrammar, OrderSyntaxError, parse_line
 from gm.variants.catalog import UnknownVariant, VariantCatalog
@@ -31,12 +32,16 @@ class Request:
     variant: Variant
     position: Position
     lines: list[tuple[str, str, Order | None, str]]  # power, line, order, why unreadable
+    seed: str | None = None  # the dice seed for the phase
 
 
 def adjudicate_json(document: Any, catalog: VariantCatalog) -> dict[str, Any]:
     request = read_request(document, catalog)
     submitted = [(power, order) for power, _, order, _ in request.lines if order is not None]
-    report = adjudicate(request.variant, request.position, submitted)
+    try:
+        report = adjudicate(request.variant, request.position, submitted, seed=request.seed)
+    except DiceError as exc:
+        raise InterchangeError(f"{exc} (give one as \"seed\")") from None
     return write_result(request, report)
 
 
@@ -59,8 +64,15 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
     else:
         centres = reader.centres(document["centers"])
     dislodged = reader.dislodged(document.get("dislodged") or {})
-    position = Position(phase, sorted_units(units), centres, dislodged)
-    return Request(variant, position, reader.orders(document.get("orders") or {}))
+    extra = document.get("extra") or {}
+    if not isinstance(extra, Mapping):
+        raise InterchangeError("extra must be a JSON object (the variant's state)")
+    seed = document.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise InterchangeError("seed must be a string")
+    position = Position(phase, sorted_units(units), centres, dislodged, extra=dict(extra),
+                        second_moves=reader.second_moves(document.get("second_moves") or {}))
+    return Request(variant, position, reader.orders(document.get("orders") or {}), seed)
 
 
 class _Reader:
@@ -69,10 +81,11 @@ class _Reader:
         self.grammar = grammar
 
     def power(self, name: Any) -> str:
-        found = self.variant.map.power_named(str(name))
+        found = self.variant.power_named(str(name))
         if found is None:
-            raise InterchangeError(f"unknown power {name!r} (known: {', '.join(self.variant.map.powers)})")
-        return found.name
+            known = [*self.variant.map.powers, *self.variant.unplayed_powers]
+            raise InterchangeError(f"unknown power {name!r} (known: {', '.join(known)})")
+        return found
 
     def per_power(self, section: Any, what: str) -> Iterable[tuple[str, list]]:
         if not isinstance(section, Mapping):
@@ -102,11 +115,13 @@ class _Reader:
 
     def units(self, section: Any) -> list[Unit]:
         units = [self.unit(power, text) for power, items in self.per_power(section, "units") for text in items]
-        seen: dict[str, Unit] = {}
+        by_province: dict[str, list[Unit]] = {}
         for unit in units:
-            if unit.location.province in seen:
-                raise InterchangeError(f"two units in {unit.location.province}: {seen[unit.location.province]} and {unit}")
-            seen[unit.location.province] = unit
+            by_province.setdefault(unit.location.province, []).append(unit)
+        for together in by_province.values():
+            problem = self.variant.stack_problem(together) if len(together) > 1 else None
+            if problem:
+                raise InterchangeError(problem)
         return units
 
     def location(self, text: Any) -> Location:
@@ -143,6 +158,15 @@ class _Reader:
                 result.append(Dislodgement(unit, self.location(attacker).province if attacker else None, tuple(options)))
         return tuple(result)
 
+    def second_moves(self, section: Any) -> tuple[PendingMove, ...]:
+        moves = []
+        for power, items in self.per_power(section, "second_moves"):
+            for item in items:
+                if not isinstance(item, Mapping) or "unit" not in item or not isinstance(item.get("then"), list):
+                    raise InterchangeError(f"second moves of {power} must be objects with 'unit' and 'then' (a list)")
+                moves.append(PendingMove(self.unit(power, item["unit"]), tuple(self.location(t) for t in item["then"])))
+        return tuple(moves)
+
     def orders(self, section: Any) -> list[tuple[str, str, Order | None, str]]:
         lines = []
         for power, items in self.per_power(section, "orders"):
@@ -162,12 +186,14 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
         else:
             entry = _result_entry(next(engine_results))
         results.setdefault(power, []).append(entry)
+    for carried_out in engine_results:  # second moves, carried out with the retreats
+        results.setdefault(carried_out.power, []).append(_result_entry(carried_out))
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(report.resolved.dislodged, key=lambda d: (d.unit.power, str(d.unit.location))):
         dislodged.setdefault(d.unit.power, []).append(
             {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": sorted(str(r) for r in d.retreats)}
         )
-    return {
+    document: dict[str, Any] = {
         "phase": str(request.position.phase),
         "results": results,
         "units": _units_by_power(report.resolved.units),
@@ -175,7 +201,20 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
         "centers": _centres_by_power(report.next.centres),
         "next_phase": str(report.next.phase),
         "winner": report.winner,
+        "extra": dict(report.next.extra),
     }
+    if report.resolved.second_moves:
+        pending: dict[str, list[dict[str, Any]]] = {}
+        for move in report.resolved.second_moves:
+            pending.setdefault(move.unit.power, []).append(
+                {"unit": str(move.unit), "then": [str(loc) for loc in move.path]})
+        document["second_moves"] = dict(sorted(pending.items()))
+    if report.destroyed:
+        document["destroyed"] = [{"power": u.power, "unit": str(u), "reason": why} for u, why in report.destroyed]
+    if report.rolls:
+        document["rolls"] = [{"phase": r.phase, "purpose": r.purpose, "sides": r.sides, "value": r.value,
+                              "effect": r.effect} for r in report.rolls]
+    return document
 
 
 def _result_entry(result: OrderResult) -> dict[str, Any]:
@@ -186,6 +225,8 @@ def _result_entry(result: OrderResult) -> dict[str, Any]:
     }
     if not result.succeeded:
         entry["reason"] = result.reason_text or "fails"
+    if result.notes:
+        entry["notes"] = list(result.notes)
     return entry
 
 

@@ -126,9 +126,12 @@ class _Resolver:
         units = position.units
         self.by_slot = by_slot = [_Node(u, strength(u), i) for i, u in enumerate(units)]
         self.effects = effects if effects is not None and effects.changes_anything else None
+        nodes = by_slot
         if self.effects is not None:
-            by_slot = self._apply(self.effects)
-        self.nodes = nodes = by_slot if len(by_slot) == len(units) else [n for n in by_slot if n is not None]
+            self._apply(self.effects)
+            if self.effects.destroyed:
+                nodes = [n for n in by_slot if n is not None]
+        self.nodes = nodes
         if variant.partial_cuts:
             for node in nodes:
                 node.partial = variant.support_cut(node.unit) is SupportCut.BY_STRENGTH
@@ -165,7 +168,7 @@ class _Resolver:
                     ordered.append(node)
         self._link(ordered)
 
-    def _apply(self, effects: Effects) -> list[_Node]:
+    def _apply(self, effects: Effects) -> None:
         """The variant's changes before resolution: bonuses, carried units, units gone."""
         by_slot = self.by_slot
         for slot, amount in effects.bonus.items():
@@ -176,7 +179,6 @@ class _Resolver:
             by_slot[slot].carrier = by_slot[carrier]
         for slot in effects.destroyed:
             by_slot[slot] = None  # type: ignore[call-overload]
-        return by_slot
 
     # -- setting up ----------------------------------------------------------------
 
@@ -509,9 +511,13 @@ class _Resolver:
                 results[node.ruling] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason,
                                                    notes=self._notes(node) if self.effects is not None
                                                    or node.partial else ())
-        if self.effects is not None:
-            for index, ruling in enumerate(rulings):  # the orders of units that go with another
-                if results[index] is None:
+        if self.effects is not None:  # the orders of units gone, or going with another
+            destroyed = self.effects.destroyed
+            for index, ruling in enumerate(rulings):
+                if ruling.counts and ruling.slot in destroyed:
+                    results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.DESTROYED,
+                                                 destroyed[ruling.slot])
+                elif results[index] is None:
                     node = self.by_slot[ruling.slot]
                     results[index] = self._carried_result(ruling, node, node.slot in beaten_by)
         units = tuple(staying + moved)
@@ -546,11 +552,7 @@ class _Resolver:
         where: Location = carrier.destination  # type: ignore[assignment]
         return where if self.variant.can_stand(node.unit.type, where) else where.whole
 
-    def _carried_result(self, ruling: Ruling, node: _Node | None, beaten: bool) -> OrderResult:
-        if node is None:  # a rule removed the unit before the battles
-            assert self.effects is not None
-            return OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.DESTROYED,
-                               self.effects.destroyed.get(ruling.slot, ""))
+    def _carried_result(self, ruling: Ruling, node: _Node, beaten: bool) -> OrderResult:
         return OrderResult(ruling.power, ruling.order, ruling.unit, not beaten, Reason.DISLODGED if beaten else None,
                            notes=self._notes(node))
 

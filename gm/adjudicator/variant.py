@@ -87,6 +87,9 @@ class Variant:
         self.stacks = False  # units may share a province: ``may_share`` says which
         self.partial_cuts = False  # some units' supports are cut by amounts: ``support_cut`` says whose
         self.legality_cacheable = True  # False when legality also depends on ``Position.extra``
+        # Owners of units no player plays: neutral garrisons and defenders; a variant adds its own
+        # (unplayed barbarians). They hold, and take no part in adjustments.
+        self.unplayed_powers: tuple[str, ...] = ("Neutral",)
 
     # -- vocabulary ----------------------------------------------------------------
 
@@ -100,6 +103,15 @@ class Variant:
     @property
     def powers(self) -> list[str]:
         return list(self.map.powers)
+
+    def power_named(self, name: str) -> str | None:
+        """The canonical name of a power that may own units: one of the map's, or one of
+        ``unplayed_powers`` (units that belong to no player)."""
+        found = self.map.power_named(name)
+        if found is not None:
+            return found.name
+        wanted = name.strip().casefold()
+        return next((p for p in self.unplayed_powers if p.casefold() == wanted), None)
 
     def title(self, phase: Phase) -> str:
         return self.calendar.title(phase)
@@ -158,6 +170,9 @@ class Variant:
             return (Location(province),) if province in near else ()
         if mobility is Mobility.SEA:
             return self.map.fleet_targets(origin, province)
+        if mobility is Mobility.ANY and (province in self.map.army_adjacency.get(origin.province, frozenset())
+                                         or province in self.map.fleet_province_adjacency.get(origin.province, frozenset())):
+            return (Location(province),)  # by any border an army or a fleet could use, coasts aside
         return ()
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
@@ -167,6 +182,8 @@ class Variant:
         if unit.type.mobility is Mobility.SEA:
             near = self.map.fleet_adjacency.get(unit.location, frozenset())
             return any(loc.province == province for loc in near)
+        if unit.type.mobility is Mobility.ANY:
+            return bool(self._map_destinations(Mobility.ANY, unit.location, province))
         return False
 
     def convoy_province(self, province: str) -> bool:
@@ -187,11 +204,13 @@ class Variant:
         return False
 
     def stack_problem(self, units: Sequence[Unit]) -> str | None:
-        """Why these units may not stand together in one province (None: they may)."""
+        """Why these units (all in one province) may not stand together (None: they may)."""
         for index, unit in enumerate(units):
             for other in units[index + 1:]:
-                if not (self.stacks and self.may_share(unit, other)):
-                    return f"{unit} and {other} may not stand together in {unit.location.province}"
+                if not self.stacks:
+                    return f"two units in {unit.location.province}: {unit} and {other}"
+                if not self.may_share(unit, other):
+                    return f"{unit} ({unit.power}) and {other} ({other.power}) may not stand together"
         return None
 
     def support_cut(self, unit: Unit) -> SupportCut:
