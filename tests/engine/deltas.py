@@ -17,6 +17,7 @@ from gm.domain.phases import Calendar, Era
 from gm.domain.position import Position
 from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
 from gm.maps.loader import MAPS_DIR, load_map
+from gm.orders import Cursor, OrderGrammar
 from gm.variants.standard import CALENDAR
 
 ANCIENT = Calendar(seasons=CALENDAR.seasons, era=Era.BC_AD)
@@ -219,6 +220,9 @@ class Seas(Variant):
         return (a.type is FLEET and b.type is FLEET
                 and self.map.provinces[a.location.province].terrain is Terrain.SEA)
 
+    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
+        return grammar.extended(unit_verbs={"attacks": _attacks})
+
     def review_order(self, review: MoveChecks, unit: Unit, order: Order) -> Order:
         if isinstance(order, Attack):
             if unit.type is not FLEET or order.target.location != unit.location:
@@ -249,6 +253,19 @@ class Seas(Variant):
             supporter = effects.ruling_for(target)
             if supporter is not None and isinstance(effects.rulings[supporter].order, SupportMove):
                 effects.prevent(supporter, f"attacked by {ruling.unit} ({ruling.power})")
+
+
+def _attacks(unit: UnitRef | None, cursor: Cursor) -> Order:
+    """"F MIN attacks F MIN of Byzantium": the target's power follows "of"."""
+    assert unit is not None
+    target = cursor.unit()
+    if not cursor.accept("of") or cursor.word is None:
+        raise cursor.error('say whose fleet: "F MIN attacks F MIN of <power>"')
+    power = cursor.grammar.map.power_named(cursor.word)
+    if power is None:
+        raise cursor.error(f"no power {cursor.word!r}")
+    cursor.advance()
+    return Attack(unit, target, power.name)
 
 
 def position(variant: Variant, phase: str, units: dict[str, list[str]], *, centres: dict[str, str] | None = None,
