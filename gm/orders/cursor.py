@@ -1,8 +1,8 @@
 """A position in a line's tokens, with the reading primitives every verb handler uses.
 
 Verb handlers (core or a variant's) receive a ``Cursor`` just after their verb word and read
-the rest of the order with it: ``location``, ``route``, ``unit``/``each_unit``, ``accept``,
-``number``. They return an ``Order`` or raise the ``OrderSyntaxError`` made by ``error``; the
+the rest of the order with it: ``location``, ``route``, ``chain``, ``unit``/``each_unit``,
+``accept``, ``number``, ``power``, ``bracketed``. They return an ``Order`` or raise the ``OrderSyntaxError`` made by ``error``; the
 grammar checks afterwards that the whole line was used. ``warn`` records something ignored.
 """
 
@@ -16,7 +16,7 @@ from gm.domain.geography import Location
 from gm.domain.orders import Order, UnitRef
 from gm.domain.units import Mobility, UnitType
 from gm.orders.diagnostics import Diagnostic, OrderSyntaxError
-from gm.orders.names import word_run
+from gm.orders.names import closest_word, word_run
 from gm.orders.tokens import CLOSE, DASH, OPEN, SLASH, WORD, Token
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ R = TypeVar("R")
 ARTICLES = frozenset({"a", "an", "the"})
 FILLERS = frozenset({"in", "at"})  # "build fleet in Kiel", "army at Paris"
 ROUTE_WORDS = frozenset({"-", "to"})
+CHAIN_VERBS = frozenset({"move", "moves"})  # "Tin move to Cea" inside a chain of places
 VIA_WORDS = frozenset({"via", "by"})
 VIA_SECOND = frozenset({"convoy", "c", "sea"})
 
@@ -266,6 +267,30 @@ class Cursor:
             places.append(self.location(unit_type, what))
         return places, self.via()
 
+    def chain(
+        self, unit_type: UnitType | None = None, what: str = "destination", stop: frozenset[str] = frozenset()
+    ) -> list[Location]:
+        """Places one after another, as players write moves of several steps: separated by a
+        dash or arrow, "to", "move to" or a comma ("NAR - ITA", "Nar, Ita, Dal", "TIN to CEA").
+
+        A comma must be followed by a place, or by one of the ``stop`` words that end the chain
+        ("Cea, then Tin"): a comma with nothing after it is an error, not a shorter chain.
+        """
+        start = self.i
+        places = [self.location(unit_type, what)]
+        while True:
+            comma = self.tokens[self.i - 1].comma
+            if self.accept("-", *CHAIN_VERBS):
+                self.accept("to")
+            elif self.accept("to"):
+                pass
+            elif not comma or self.key in stop:
+                return places
+            elif self.at_end():
+                raise self.error(f'missing {what} after "{self.text(start, self.i)},"')
+            start = self.i
+            places.append(self.location(unit_type, what))
+
     def via(self) -> bool:
         """Step over "via convoy", "by convoy", "via", "(via convoy)"; say whether it was there."""
         start = self.i
@@ -398,6 +423,47 @@ class Cursor:
         _, (order, after) = first_success([partial(attempt, r, a) for r, a in readings])
         self.commit(after)
         return order
+
+    def power(self, what: str = "power") -> str:
+        """A power by name, adjective or alias ("Alexandria", "Roman", "England's")."""
+        found = self.grammar.powers.match(self.tokens, self.i)
+        if found is not None:
+            name, self.i = found
+            return name
+        t = self.peek()
+        if t is None:
+            raise self.error(f"missing {what}")
+        if t.kind != WORD:
+            raise self.error(f'expected a {what}, found "{t.text}"')
+        i = self.i
+        entries = self.grammar.powers.entries
+
+        def diagnose() -> Diagnostic:
+            parts, ends = word_run(self.tokens, i, self.grammar.powers.max_words)
+            best: tuple[str, str, float] | None = None
+            for k in range(1, len(parts) + 1):
+                found = closest_word(" ".join(parts[:k]), entries)
+                if found is not None and (best is None or found[1] >= best[2]):
+                    best = (self.text(i, ends[k - 1]), entries[found[0]], found[1])
+            if best is None:
+                return Diagnostic.error(f'unknown {what} "{t.text}"')
+            return Diagnostic.error(f'unknown {what} "{best[0]}"', best[1])
+
+        raise OrderSyntaxError(diagnose, i)
+
+    def bracketed(self, read: Callable[[], R]) -> R | None:
+        """What ``read`` reads inside the brackets that open here ("(Alexandria)"); None, and
+        nothing read, if no bracket opens here."""
+        t = self.peek()
+        if t is None or t.kind != OPEN:
+            return None
+        self.advance()
+        value = read()
+        t = self.peek()
+        if t is None or t.kind != CLOSE:
+            raise self.error('missing ")"' if t is None else f'expected ")", found "{t.text}"')
+        self.advance()
+        return value
 
     def number(self) -> int:
         """A whole number written in digits."""

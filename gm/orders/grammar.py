@@ -175,7 +175,7 @@ class OrderGrammar:
         if not attempts:
             raise self._unknown_word(c, self.line_verbs, None)
         index, (order, after) = first_success(attempts)
-        if index and handler is not None:
+        if index and handler is not None and t.norm not in self.types:
             after.warn(f'"{t.text}" read as part of a unit, not as an order word')
         c.commit(after)
         return order
@@ -205,9 +205,8 @@ class OrderGrammar:
         attempts = []
         if handler is not None:
             attempts.append(lambda: self._verb(handler, unit, c))
-        bare_move = c.starts_location()
-        if bare_move:  # "A PAR BUR": a move with no separator
-            attempts.append(lambda: self._verb(verbs.move, unit, c, skip=0))
+        if c.starts_location():  # "A PAR BUR": a move with no separator, read as after "-"
+            attempts.append(lambda: self._verb(self.unit_verbs.get("-", verbs.move), unit, c, skip=0))
         if not attempts:
             raise self._unknown_word(c, self.unit_verbs, unit)
         index, (order, after) = first_success(attempts)

@@ -4,7 +4,9 @@ Words keep their letters, digits, dots and apostrophes ("St.", "n.c.", "England'
 carries ``norm``, its ``normalise_name`` form, which is what the grammar compares. Dashes and
 arrows (``-``, ``->``, ``=>``, ``>``, Unicode dashes and arrows) become one kind of token; so do
 ``/``, brackets and parentheses. A hyphen written between two words with no space ("Mid-Atlantic",
-"Lon-Bel") is marked ``tight``: a name may run across it, otherwise it is a move.
+"Lon-Bel") is marked ``tight``: a name may run across it, otherwise it is a move. Commas make no
+token: a word followed by one is marked ``comma`` (a separator in a path: "Nar, Ita, Dal"), and
+the standard grammar never looks at the mark.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ _TOKEN = re.compile(
 
 
 class Token:
-    __slots__ = ("kind", "text", "norm", "start", "end", "tight")
+    __slots__ = ("kind", "text", "norm", "start", "end", "tight", "comma")
 
     def __init__(self, kind: str, text: str, norm: str, start: int, end: int):
         self.kind = kind
@@ -56,6 +58,7 @@ class Token:
         self.start = start
         self.end = end
         self.tight = False  # a hyphen joining two words with no space around it
+        self.comma = False  # a comma follows (before the next token, or ends the line)
 
     def __repr__(self) -> str:
         return f"Token({self.kind}, {self.text!r})"
@@ -67,14 +70,20 @@ def normalise_word(text: str) -> str:
 
 
 def clean_line(text: str) -> str:
-    """The line without surrounding noise: bullets, item numbers, trailing punctuation."""
+    """The line without surrounding noise: bullets, item numbers, trailing punctuation.
+
+    A trailing comma is kept (it makes no token): a path ending "Dal," lacks its last place.
+    """
     line = text.translate(_TRANSLATE).strip()
     for _ in range(2):
         stripped = _LEADING.sub("", line, count=1)
         if stripped == line:
             break
         line = stripped
-    return _TRAILING.sub("", line)
+    tail = _TRAILING.search(line)
+    if tail is None:
+        return line
+    return line[: tail.start()] + ("," if "," in tail.group() else "")
 
 
 def tokenize(line: str) -> list[Token]:
@@ -84,6 +93,8 @@ def tokenize(line: str) -> list[Token]:
         kind = match.lastgroup
         text = match.group()
         if kind == "skip":
+            if tokens and "," in text:
+                tokens[-1].comma = True
             continue
         if kind == "word":
             norm = normalise_word(text)

@@ -3,12 +3,15 @@
 A handler is ``handler(unit, cursor) -> Order``: ``unit`` is the unit already read before the
 verb (None for a verb that starts the line), ``cursor`` stands just after the verb word. The
 grammar checks afterwards that the line is used up. Variants add or replace entries of
-``UNIT_VERBS`` / ``LINE_VERBS`` through ``OrderGrammar.extended`` (see ``gm.orders``).
+``UNIT_VERBS`` / ``LINE_VERBS`` through ``OrderGrammar.extended`` (see ``gm.orders``), with
+their own handlers or ones made here: ``moves`` (moves of several steps and second moves),
+``by_next_word`` ("BUILD CITY X" beside "BUILD A X"), ``province_order`` ("RAZE X").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 
 from gm.domain.geography import Location
 from gm.domain.orders import (
@@ -25,9 +28,15 @@ from gm.domain.orders import (
     Waive,
 )
 from gm.domain.units import UnitType
-from gm.orders.cursor import Cursor, is_number
+from gm.maps.model import normalise_name
+from gm.orders.cursor import Cursor, first_success, is_number
 
 VerbHandler = Callable[[UnitRef | None, Cursor], Order]
+# What a move of several steps becomes: MoveInRounds or MoveAlongPath, or a function choosing
+# by the unit, where None means "read it as the standard does" (a convoy path).
+StepsShape = Callable[[UnitRef, tuple[Location, ...]], Order | None]
+# What a move with "then" becomes: MoveThen, or a function where None refuses the second move.
+ThenShape = Callable[[UnitRef, tuple[Location, ...], tuple[Location, ...]], Order | None]
 
 HOLD_WORDS = ("h", "hold", "holds", "stand", "stands")
 MOVE_WORDS = ("-", "to", "m", "mv", "move", "moves", "moving", "attack", "attacks")
@@ -38,6 +47,7 @@ DISBAND_WORDS = ("d", "disband", "disbands", "remove", "removes")
 BUILD_WORDS = ("b", "build", "builds")
 WAIVE_WORDS = ("waive", "waives")
 WAIVE_FILLERS = ("build", "builds", "a", "one")
+THEN_WORDS = frozenset({"then"})
 
 
 def _unit(unit: UnitRef | None) -> UnitRef:
@@ -53,9 +63,13 @@ def destination(c: Cursor, unit_type: UnitType | None) -> tuple[Location, bool]:
     """
     places, via = c.route(unit_type)
     if len(places) > 1:
-        path = " - ".join(str(p) for p in places[:-1])
-        c.warn(f"convoy path {path} ignored: only the destination {places[-1]} counts")
+        _ignore_path(c, places)
     return places[-1], via
+
+
+def _ignore_path(c: Cursor, places: list[Location]) -> None:
+    path = " - ".join(str(p) for p in places[:-1])
+    c.warn(f"convoy path {path} ignored: only the destination {places[-1]} counts")
 
 
 def hold(unit: UnitRef | None, c: Cursor) -> Order:
@@ -95,6 +109,84 @@ def convoy(unit: UnitRef | None, c: Cursor) -> Order:
         return Convoy(unit, army, dest)
 
     return c.each_unit(rest, nationality=True, what="convoyed army")
+
+
+def moves(steps: StepsShape | None = None, then: ThenShape | None = None) -> VerbHandler:
+    """A move verb that also reads moves of several steps and a second move.
+
+    ``moves(MoveInRounds)``, ``moves(MoveAlongPath, MoveThen)``: places are chained as
+    ``Cursor.chain`` reads them ("I HIS - NAR - ITA", "HISPANIA move to Nar, Ita, Dal, MAC"),
+    optionally followed by "then [move to]" and a second chain ("C NUM - CEA then TIN").
+    One place is a standard ``Move`` (with "via convoy" if written); several become
+    ``steps(unit, places)``, unless ``steps`` is missing or answers None or "via convoy" was
+    written: then, as in standard play, a convoy path of which only the last place counts.
+    With "then", the order is ``then(unit, first, second)``; None there refuses the line.
+    """
+
+    def handler(unit: UnitRef | None, c: Cursor) -> Order:
+        unit = _unit(unit)
+        c.accept("to")  # "move to"
+        first = c.chain(unit.type, stop=THEN_WORDS)
+        via = c.via()
+        if then is not None and c.accept("then"):
+            return _second_move(then, unit, first, via, c)
+        if len(first) == 1:
+            return Move(unit, first[0], via)
+        order = None if via or steps is None else steps(unit, tuple(first))
+        if order is None:
+            _ignore_path(c, first)
+            return Move(unit, first[-1], via)
+        return order
+
+    return handler
+
+
+def _second_move(then: ThenShape, unit: UnitRef, first: list[Location], via: bool, c: Cursor) -> Order:
+    said_then = c.i - 1
+    if c.accept(*MOVE_WORDS):  # "then move to Tingitana", "then - TIN"
+        c.accept("to")
+    if c.at_end():
+        raise c.error('missing destination after "then"')
+    second = c.chain(unit.type, stop=THEN_WORDS)
+    if c.key == "then":
+        raise c.error('a second "then": a unit makes one second move at most')
+    if via:
+        c.warn('"via convoy" ignored in a move with a second move: the route is found from the board')
+    order = then(unit, tuple(first), tuple(second))
+    if order is None:
+        raise c.error(f'no second move ("then") for {unit}', pos=said_then)
+    return order
+
+
+def by_next_word(words: Mapping[str, VerbHandler], otherwise: VerbHandler) -> VerbHandler:
+    """A verb whose next word may say what it does: ``by_next_word({"city": build_city,
+    "fort": build_fort}, build_line)`` reads "BUILD CITY Neapolis" with ``build_city`` (the
+    cursor after "city") and "BUILD A PAR" with ``build_line``. As for every verb, the reading
+    through the next word comes first and ``otherwise`` is tried if it fails ("city" may be the
+    start of a province's name)."""
+    table = {normalise_name(word): handler for word, handler in words.items()}
+
+    def attempt(handler: VerbHandler, skip: int, unit: UnitRef | None, c: Cursor) -> tuple[Order, Cursor]:
+        f = c.fork()
+        f.advance(skip)
+        order = handler(unit, f)
+        f.expect_end()
+        return order, f
+
+    def handler(unit: UnitRef | None, c: Cursor) -> Order:
+        chosen = table.get(c.word or "")
+        if chosen is None:
+            return otherwise(unit, c)
+        _, (order, after) = first_success([partial(attempt, chosen, 1, unit, c), partial(attempt, otherwise, 0, unit, c)])
+        c.commit(after)
+        return order
+
+    return handler
+
+
+def province_order(make: Callable[[Location], Order], what: str = "province") -> VerbHandler:
+    """A verb followed by one province, making ``make(location)``: "RAZE Galatia"."""
+    return lambda _unit, c: make(c.location(None, what))
 
 
 def retreat(unit: UnitRef | None, c: Cursor) -> Order:

@@ -2,65 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Build, Move, Order, UnitRef
+from gm.domain.orders import Build, Move, UnitRef
 from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, UnitType
-from gm.orders import Cursor, OrderGrammar, parse_line, parse_orders
+from gm.orders import OrderGrammar, parse_line, parse_orders
 from gm.variants.standard import CALENDAR
 
 from .helpers import L, U
+from .variant_orders import Lead, Pay, Sack, leads, pay, sack
 
 LEADER = UnitType("L", "leader", Mobility.ANY)
-
-
-@dataclass(frozen=True, slots=True)
-class Sack(Order):
-    unit: UnitRef
-
-    def __str__(self) -> str:
-        return f"{self.unit} SACK"
-
-
-@dataclass(frozen=True, slots=True)
-class Lead(Order):
-    unit: UnitRef  # the leader
-    led: UnitRef
-
-    def __str__(self) -> str:
-        return f"{self.unit} LEADS {self.led}"
-
-
-@dataclass(frozen=True, slots=True)
-class Pay(Order):
-    amount: int
-    province: str
-    unit: None = None
-
-    def __str__(self) -> str:
-        return f"PAY {self.amount} {self.province}"
-
-
-def sack(unit: UnitRef | None, c: Cursor) -> Order:
-    if unit is None:  # "SACK A SYR" as a line verb
-        unit = c.unit()
-    return Sack(unit)
-
-
-def leads(unit: UnitRef | None, c: Cursor) -> Order:
-    assert unit is not None
-    return Lead(unit, c.unit())
-
-
-def pay(_unit: UnitRef | None, c: Cursor) -> Order:
-    amount = c.number()
-    if amount <= 0:
-        raise c.error("pay a positive amount")
-    return Pay(amount, c.location().province)
 
 
 def hannibal(context) -> UnitRef | None:
