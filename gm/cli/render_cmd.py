@@ -87,9 +87,10 @@ def run_render(args: argparse.Namespace) -> int:
             from gm.bots.plausible import PlausiblePlayer
 
             player = PlausiblePlayer(variant, random.Random(args.seed))
+            dice = f"sample {args.seed}"  # the sample's dice follow its --seed too
             for _ in range(args.sample_phases - 1):
-                position = adjudicate(variant, position, player.orders(position)).next
-            report = adjudicate(variant, position, player.orders(position))
+                position = adjudicate(variant, position, player.orders(position), seed=dice).next
+            report = adjudicate(variant, position, player.orders(position), seed=dice)
     started = time.perf_counter()
     try:
         if output.suffix.lower() == ".svg":
@@ -172,7 +173,7 @@ def load_stored_phase(variant: Any, game_name: str, phase_text: str, config_path
                 ).all()
                 known = ", ".join([*done, *([game.phase] if game.phase else [])]) or "none yet"
                 raise NoGameStore(f"game {game_name!r} has no phase {phase} (its phases: {known})")
-            return phase_report(variant, record)
+            return phase_report(variant, record, game.dice_seed)
     except NoGameStore:
         raise
     except Exception as exc:  # no database, or no schema in it

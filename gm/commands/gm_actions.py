@@ -43,7 +43,8 @@ def preview(services: Services, session: Session, game: Game, actor: str) -> Non
     variant = services.variant_of(game)
     position = services.position_of(game)
     lines = current_orders(session, game)
-    report = adjudicate(variant, position, [(p, o) for p, texts in lines.items() for o in services.orders_from(game, texts)])
+    orders = [(p, o) for p, texts in lines.items() for o in services.orders_from(game, texts)]
+    report = adjudicate(variant, position, orders, seed=game.dice_seed)  # the very rolls processing will make
     context = results_context(variant, str(position.phase), report, position)
     services.audit(session, game, actor, "preview", phase=game.phase)
     services.mailer.queue(

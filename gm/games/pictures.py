@@ -12,18 +12,18 @@ from gm.store.codec import decode_position
 from gm.store.models import Game, PhaseRecord
 
 
-def phase_report(variant: Variant, record: PhaseRecord):  # type: ignore[no-untyped-def]
-    """A processed phase adjudicated again from its stored position and orders (the engine is
-    deterministic, so this is the outcome the players were sent)."""
+def phase_report(variant: Variant, record: PhaseRecord, seed: str):  # type: ignore[no-untyped-def]
+    """A processed phase adjudicated again from its stored position and orders, with the game's
+    dice seed (the engine is deterministic, so this is the outcome the players were sent)."""
     position = decode_position(variant, record.position_before)
     grammar = OrderGrammar.for_variant(variant)
     orders = [(power, order) for power, lines in (record.orders or {}).items() for order in parse_stored(grammar, lines)]
-    return position, adjudicate(variant, position, orders)
+    return position, adjudicate(variant, position, orders, seed=seed)
 
 
 def phase_png(services: Services, game: Game, record: PhaseRecord) -> bytes:
     variant = services.variant_of(game)
-    position, report = phase_report(variant, record)
+    position, report = phase_report(variant, record, game.dice_seed)
     return render_phase_png(variant, position, report)
 
 

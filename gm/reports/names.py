@@ -10,8 +10,12 @@ from gm.domain.orders import (
     Disband,
     Hold,
     Move,
+    MoveAlongPath,
+    MoveInRounds,
+    MoveThen,
     Order,
     Retreat,
+    SecondMove,
     SupportHold,
     SupportMove,
     UnitRef,
@@ -50,6 +54,14 @@ class Namer:
         if isinstance(order, Move):
             via = " via convoy" if order.via_convoy else ""
             return f"{self.unit(order.unit)} -> {self.place(order.destination)}{via}"
+        if isinstance(order, MoveInRounds):
+            return f"{self.unit(order.unit)} -> {self.route(order.steps)}"
+        if isinstance(order, MoveAlongPath):
+            return f"{self.unit(order.unit)} -> {self.route(order.path)}"
+        if isinstance(order, MoveThen):
+            return f"{self.unit(order.unit)} -> {self.route(order.first)} then {self.route(order.then)}"
+        if isinstance(order, SecondMove):
+            return f"{self.unit(order.unit)} -> {self.route(order.path)} (second move)"
         if isinstance(order, SupportHold):
             return f"{self.unit(order.unit)} SUPPORT {self.unit(order.supported)}"
         if isinstance(order, SupportMove):
@@ -65,6 +77,10 @@ class Namer:
         if isinstance(order, Waive):
             return "WAIVE"
         return str(order)
+
+    def route(self, locations: tuple[Location, ...]) -> str:
+        """"Gulf of Lyon -> Spain (south coast)": the provinces of a move of several steps."""
+        return " -> ".join(self.place(loc) for loc in locations)
 
     def places(self, locations: list[Location]) -> str:
         names = [self.place(loc) for loc in locations]

@@ -9,30 +9,35 @@ from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
+from gm.domain.units import Unit
 from gm.reports.names import Namer
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
     namer = Namer(variant)
     by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.map.powers}
-    commanded = set()
+    commanded: dict[Unit, int] = {}  # counted: two alike units may share a province
     for result in report.results:
         by_power.setdefault(result.power, []).append({
             "text": namer.order(result.order),
             "succeeded": result.succeeded,
             "reason": result.reason_text,
+            "notes": list(result.notes),
         })
         if result.unit is not None:
-            commanded.add(result.unit)
+            commanded[result.unit] = commanded.get(result.unit, 0) + 1
     if before.phase.kind is PhaseKind.MOVEMENT:  # units without orders hold, and are listed too
         dislodged_units = {d.unit for d in report.resolved.dislodged}
-        for unit in before.units:
-            if unit not in commanded:
-                by_power.setdefault(unit.power, []).append({
-                    "text": f"{namer.unit(unit)} HOLD (no order)",
-                    "succeeded": unit not in dislodged_units,
-                    "reason": "dislodged" if unit in dislodged_units else None,
-                })
+        for unit in sorted(before.units, key=str):  # by type, then place, however the position orders them
+            if commanded.get(unit, 0):
+                commanded[unit] -= 1
+                continue
+            by_power.setdefault(unit.power, []).append({
+                "text": f"{namer.unit(unit)} HOLD (no order)",
+                "succeeded": unit not in dislodged_units,
+                "reason": "dislodged" if unit in dislodged_units else None,
+                "notes": [],
+            })
     by_power = {power: lines for power, lines in by_power.items() if lines}
     dislodged = [
         {"unit": namer.owned_unit(d.unit), "retreats": namer.places(list(d.retreats))}
@@ -60,6 +65,10 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "results_by_power": by_power,
         "dislodged": dislodged,
         "civil_disorder": [namer.owned_unit(u) for u in report.civil_disorder],
+        "rolls": [{"purpose": r.purpose, "sides": r.sides, "value": r.value, "effect": r.effect,
+                   "when": "" if r.phase == phase_code else variant.title(variant.calendar.parse(r.phase))}
+                  for r in report.rolls],
+        "destroyed": [{"unit": namer.owned_unit(unit), "reason": reason} for unit, reason in report.destroyed],
         "centres": centres,
         "adjustments": adjustments,
         "next_title": variant.title(nxt.phase),

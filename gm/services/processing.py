@@ -37,7 +37,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     position = services.position_of(game)
     lines = current_orders(session, game)
     submitted = [(power, order) for power, texts in lines.items() for order in services.orders_from(game, texts)]
-    report = adjudicate(variant, position, submitted)
+    report = adjudicate(variant, position, submitted, seed=game.dice_seed)
     services.faults.point("after-adjudication")
     now = services.clock.now()
     record = PhaseRecord(
@@ -73,6 +73,10 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
 def _results_document(report: PhaseReport) -> dict[str, Any]:
     return {
         "results": encode_results(report.results),
+        "rolls": [{"phase": r.phase, "purpose": r.purpose, "sides": r.sides, "value": r.value, "effect": r.effect}
+                  for r in report.rolls],
+        "destroyed": [{"unit": unit_text(unit), "power": unit.power, "reason": reason}
+                      for unit, reason in report.destroyed],
         "dislodged": [
             {"unit": unit_text(d.unit), "power": d.unit.power, "from": d.attacker_from,
              "retreats": [str(r) for r in d.retreats]}

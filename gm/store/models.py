@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +21,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
+
+from gm.adjudicator.dice import commitment
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -54,6 +57,11 @@ class Base(DeclarativeBase):
     type_annotation_map = {datetime: UtcDateTime(), dict[str, Any]: JSON, list[Any]: JSON}
 
 
+def new_dice_seed() -> str:
+    """A game's secret dice seed (gm.adjudicator.dice): 256 random bits, in hex."""
+    return secrets.token_hex(32)
+
+
 class GameStatus:
     FORMING = "forming"  # waiting for players
     ACTIVE = "active"
@@ -84,11 +92,21 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
     gm_secret_hash: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    # Every die the game rolls derives from this; never mailed or logged until the game publishes
+    # it (its commitment, ``dice_commitment``, may be). The server default only lets migration
+    # 0007 add the column; it then gives each existing game a seed of its own.
+    dice_seed: Mapped[str] = mapped_column(String(64), default=new_dice_seed, server_default="")
     version: Mapped[int] = mapped_column(Integer, default=1)
 
     __mapper_args__ = {"version_id_col": version}
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+
+    @property
+    def dice_commitment(self) -> str:
+        """What the game may publish of its seed before any roll (its SHA-256): templates write
+        ``{{ game.dice_commitment }}``."""
+        return commitment(self.dice_seed)
 
 
 class Player(Base):
