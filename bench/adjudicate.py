@@ -15,6 +15,10 @@ against either engine. Each engine gets the phase just before it runs, as a judg
 when a deadline comes (outside the timing): gm decodes the position as its store keeps it
 and parses the orders' text; MILA's game is set up with the units, centres and orders.
 gm starts every round with a new variant, its legality cache as empty as a new process's.
+
+The same phases are then timed once more with stacks: a bench-only rule delta gives every
+power a leader (strength 1/2) standing with its first unit and leading it (the engine's
+stacks, strength bonuses and carried units at work), to show what stacks cost.
 gm runs as installed: with its adjudicator compiled by mypyc (setup.py), or as pure Python
 with GM_PURE_PYTHON=1.
 """
@@ -30,12 +34,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from gm.adjudicator.effects import Effects
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
 from gm.bots.plausible import PlausiblePlayer
 from gm.domain.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from gm.domain.phases import PhaseKind
-from gm.domain.position import Position
+from gm.domain.position import Position, sorted_units
+from gm.domain.units import Mobility, Unit, UnitType
 from gm.games.orderbook import parse_stored
 from gm.orders.grammar import OrderGrammar
 from gm.store.codec import decode_position, encode_position
@@ -163,6 +169,55 @@ def time_mila(samples: list[Sample]) -> tuple[list[float], int]:
     return timings, agree
 
 
+LEADER = UnitType("L", "leader", Mobility.ANY)
+
+
+class Leaders(Variant):
+    """Bench-only: standard play, plus a leader per power that shares its province with one
+    unit of its own and, unordered, leads it (adds 1/2 and goes where it goes)."""
+
+    def __init__(self, standard: Variant):
+        super().__init__("leaders", standard.map, standard.calendar, standard.first_year,
+                         unit_types=(*standard.unit_types, LEADER))
+        self.stacks = True
+
+    def strength(self, unit: Unit) -> float:
+        return 0.5 if unit.type is LEADER else 1
+
+    def may_share(self, a: Unit, b: Unit) -> bool:
+        return a.power == b.power and (a.type is LEADER) != (b.type is LEADER)
+
+    def before_movement(self, effects: Effects) -> None:
+        units = effects.position.units
+        for slot, unit in enumerate(units):
+            if unit.type is LEADER and effects.ruling_for(slot) is None:
+                led = next(s for s, u in enumerate(units) if u.location.province == unit.location.province and u is not unit)
+                effects.carry(slot, led, "leads")
+                effects.add_strength(led, 0.5, "led: +1/2")
+
+
+def with_leaders(position: Position) -> Position:
+    first: dict[str, Unit] = {}
+    for unit in position.units:
+        first.setdefault(unit.power, unit)
+    leaders = [Unit(u.power, LEADER, u.location.whole) for u in first.values()]
+    return position.replace(units=sorted_units([*position.units, *leaders]))
+
+
+def time_stacked(samples: list[Sample]) -> list[float]:
+    standard = VariantCatalog().get("standard")
+    variant = Leaders(standard)
+    grammar = OrderGrammar.for_variant(standard)
+    timings = []
+    for sample in samples:
+        position, orders = load(standard, grammar, sample.stored)
+        position = with_leaders(position)
+        start = time.perf_counter()
+        adjudicate(variant, position, orders)
+        timings.append((time.perf_counter() - start) * 1000)
+    return timings
+
+
 def best(rounds: list[list[float]]) -> list[float]:
     return [min(times) for times in zip(*rounds)]
 
@@ -197,12 +252,16 @@ def main() -> int:
     print(describe("gm", gm_timings))
     if not mila:
         print(" MILA: not installed (pip install diplomacy==1.1.2) - no comparison")
-        return 0
-    mila_timings = best(mila_rounds)
-    print(describe("MILA", mila_timings))
-    ratio = statistics.median(m / g for m, g in zip(mila_timings, gm_timings))
-    print(f"gm is {ratio:.1f}x faster (median of per-phase ratios); "
-          f"boards agree after {agree} of {len(samples)} phases")
+    else:
+        mila_timings = best(mila_rounds)
+        print(describe("MILA", mila_timings))
+        ratio = statistics.median(m / g for m, g in zip(mila_timings, gm_timings))
+        print(f"gm is {ratio:.1f}x faster (median of per-phase ratios); "
+              f"boards agree after {agree} of {len(samples)} phases")
+    stacked = best([time_stacked(samples) for _ in range(args.rounds)])
+    cost = statistics.median(s / g for s, g in zip(stacked, gm_timings))
+    print(describe("stack", stacked) + f" with a leader stacked on a unit of each power "
+          f"({cost:.2f}x the same phases without)")
     return 0
 
 
