@@ -28,15 +28,16 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
             commanded[result.unit] = commanded.get(result.unit, 0) + 1
     if before.phase.kind is PhaseKind.MOVEMENT:  # units without orders hold, and are listed too
         dislodged_units = {d.unit for d in report.resolved.dislodged}
+        destroyed_units = dict(report.destroyed)
         for unit in sorted(before.units, key=str):  # by type, then place, however the position orders them
             if commanded.get(unit, 0):
                 commanded[unit] -= 1
                 continue
+            reason = "dislodged" if unit in dislodged_units else None
+            if unit in destroyed_units:
+                reason = f"destroyed: {destroyed_units[unit]}"
             by_power.setdefault(unit.power, []).append({
-                "text": f"{namer.unit(unit)} HOLD (no order)",
-                "succeeded": unit not in dislodged_units,
-                "reason": "dislodged" if unit in dislodged_units else None,
-                "notes": [],
+                "text": f"{namer.unit(unit)} HOLD (no order)", "succeeded": reason is None, "reason": reason, "notes": [],
             })
     by_power = {power: lines for power, lines in by_power.items() if lines}
     dislodged = [

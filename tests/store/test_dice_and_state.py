@@ -86,6 +86,8 @@ def test_each_game_has_a_secret_seed_that_no_mail_record_or_log_shows(
         seeds = [g.dice_seed for g in games]
         assert all(re.fullmatch("[0-9a-f]{64}", s) for s in seeds) and seeds[0] != seeds[1]
         assert [g.dice_commitment for g in games] == [hashlib.sha256(s.encode()).hexdigest() for s in seeds]
+        line = world.services.mailer.env.from_string("Dice: {{ game.dice_commitment }}")  # what a template writes
+        assert line.render(game=games[0]) == f"Dice: {hashlib.sha256(seeds[0].encode()).hexdigest()}"
         mails = list(session.scalars(select(OutboundMail)))
         stored = [json.dumps([r.position_before, r.orders, r.results, r.position_after])
                   for r in session.scalars(select(PhaseRecord))]
@@ -99,44 +101,48 @@ def test_each_game_has_a_secret_seed_that_no_mail_record_or_log_shows(
 
 def test_every_roll_and_rule_effect_is_in_the_results_and_the_preview_shows_the_same(stormy_world: World) -> None:
     world = stormy_world
+    with world.services.db.unit_of_work() as session:
+        find_game(session, "g").dice_seed = "storm seed 4"  # Edinburgh rolls 1, London 4, the harvest 5
+    assert [derive("storm seed 4", m, 6) for m in ("S1901M|storm, F EDI|0", "S1901M|storm, F LON|0", "S1901R|harvest|0")] \
+        == [1, 4, 5]
     _submit(world, "France", "A PAR - BUR")
     _submit(world, "Germany", "A MUN - RUH")
-    _submit(world, "England", "F LON - NTH\nF EDI - NWG")
+    _submit(world, "England", "F LON - NTH")
     _act(world, gm_actions.preview, actor=GM)
     world.clock.advance(timedelta(hours=49))
     assert world.tick().processed == ["g S1901M"]
-    seed = _seed(world)
-    edi, lon, harvest = (derive(seed, message, 6)
-                         for message in ("S1901M|storm, F EDI|0", "S1901M|storm, F LON|0", "S1901R|harvest|0"))
-    sunk = "F LON" if lon < edi else "F EDI"
     [record] = _records(world)
     assert record.results["rolls"] == [
-        {"phase": "S1901M", "purpose": "storm, F EDI", "sides": 6, "value": edi, "effect": "calm" if sunk == "F LON" else "sunk"},
-        {"phase": "S1901M", "purpose": "storm, F LON", "sides": 6, "value": lon, "effect": "sunk" if sunk == "F LON" else "calm"},
-        {"phase": "S1901R", "purpose": "harvest", "sides": 6, "value": harvest, "effect": f"{harvest} talents to every treasury"},
+        {"phase": "S1901M", "purpose": "storm, F EDI", "sides": 6, "value": 1, "effect": "sunk"},
+        {"phase": "S1901M", "purpose": "storm, F LON", "sides": 6, "value": 4, "effect": "calm"},
+        {"phase": "S1901R", "purpose": "harvest", "sides": 6, "value": 5, "effect": "5 talents to every treasury"},
     ]
-    assert record.results["destroyed"] == [{"unit": sunk, "power": "England", "reason": "sunk in a storm"}]
+    assert record.results["destroyed"] == [{"unit": "F EDI", "power": "England", "reason": "sunk in a storm"}]
     by_order = {r["order"]: r for r in record.results["results"]}
     assert by_order["A PAR - BUR"]["notes"] == ["strength 1½: led by the test"]
     assert by_order["A MUN - RUH"]["reason"] == "prevented: the Alps are snowed in"
-    assert by_order[f"{sunk} - {'NTH' if sunk == 'F LON' else 'NWG'}"]["reason"] == "destroyed: sunk in a storm"
-    assert record.position_after["extra"] == {"treasury": {}, "harvests": [{"phase": "S1901R", "talents": harvest}]}
+    assert "notes" not in by_order["F LON - NTH"]
+    assert record.position_after["extra"] == {"treasury": {}, "harvests": [{"phase": "S1901R", "talents": 5}]}
+    assert "F EDI" not in record.position_after["units"]["England"]
 
     [results] = [m for m in _mails(world, "results") if m.to_address == "france@example.test"]
     [preview] = _mails(world, "preview")
-    dice = _section(results.body, "Dice:")
-    assert dice == ("Dice:\n"
-                    f"  Storm, F EDI: {edi} — {'calm' if sunk == 'F LON' else 'sunk'}\n"
-                    f"  Storm, F LON: {lon} — {'sunk' if sunk == 'F LON' else 'calm'}\n"
-                    f"  Harvest (Spring 1901 retreats): {harvest} — {harvest} talents to every treasury")
-    assert _section(preview.body, "Dice:") == dice  # the GM saw the very rolls processing made
-    place = "London" if sunk == "F LON" else "Edinburgh"
-    assert _section(results.body, "Destroyed:") == f"Destroyed:\n  The English fleet in {place}: sunk in a storm."
-    assert _section(preview.body, "Destroyed:") == _section(results.body, "Destroyed:")
+    assert _section(results.body, "Dice:") == (
+        "Dice:\n"
+        "  Storm, F EDI: 1 — sunk\n"
+        "  Storm, F LON: 4 — calm\n"
+        "  Harvest (Spring 1901 retreats): 5 — 5 talents to every treasury")
+    assert _section(results.body, "Destroyed:") == "Destroyed:\n  The English fleet in Edinburgh: sunk in a storm."
+
+    def outcome(body: str) -> str:
+        return body[body.index("Spring 1901 movement results"):body.index("\nThe next phase")]
+    assert outcome(preview.body) == outcome(results.body)  # the GM saw the very rolls processing made
     assert "France:    Army Paris -> Burgundy\n             strength 1½: led by the test\n" in results.body
     assert "Germany:   Army Munich -> Ruhr  (*prevented: the Alps are snowed in*)\n" in results.body
-    assert f"England: Fleet {place} -> {'North Sea' if sunk == 'F LON' else 'Norwegian Sea'} (*destroyed: sunk in a storm*)" \
-        in " ".join(results.body.split())  # unfolded
+    assert ("England:   Fleet London -> North Sea\n"
+            "England:   Army Liverpool HOLD (no order)\n"
+            "England:   Fleet Edinburgh HOLD (no order)  (*destroyed: sunk in a\n"
+            "           storm*)\n") in results.body
 
 
 def _state_position(world: World) -> Position:
