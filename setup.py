@@ -15,6 +15,9 @@ COMPILED = [
     "gm/adjudicator/movement.py",
     "gm/adjudicator/rulings.py",
     "gm/adjudicator/effects.py",
+    "gm/adjudicator/steps.py",
+    "gm/adjudicator/retreats.py",
+    "gm/adjudicator/dice.py",
     "gm/adjudicator/convoys.py",
     "gm/adjudicator/variant.py",  # the standard rules every variant starts from
     "gm/domain/outcomes.py",  # the results the adjudicator makes, one per order

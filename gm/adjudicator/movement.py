@@ -222,13 +222,16 @@ class _Resolver:
                 node.valid = army is not None and army.fleets is not None and node in army.fleets
 
     def _helped(self, node: _Node) -> _Node | None:
-        """In a shared province, the unit a support names: of its type, ordered to match."""
+        """In a shared province, the unit a support names: of its type, and ordered as the
+        support says if one is (the move it supports, or not moving)."""
         first = candidate = self.at.get(node.target)  # type: ignore[arg-type]
         fallback = None
         while candidate is not None:
             if candidate is not node and candidate.carrier is None and (
                     node.target_type is None or candidate.unit.type is node.target_type):
-                if (candidate.kind == MOVE) == (node.dest is not None):
+                if node.dest is None and candidate.kind != MOVE:
+                    return candidate
+                if node.dest is not None and candidate.kind == MOVE and candidate.dest == node.dest:
                     return candidate
                 fallback = fallback or candidate
             candidate = candidate.mate

@@ -122,3 +122,11 @@ def test_the_dice_are_fair_over_many_rolls() -> None:
     for n in range(6000):
         counts[derive("fairness", f"S1M|roll|{n}", 6) - 1] += 1
     assert all(850 < c < 1150 for c in counts), counts
+
+
+def test_a_support_goes_to_the_unit_in_a_shared_sea_that_makes_the_move_it_names() -> None:
+    board = position(EAGLES, "S118M", {"Byzantium": ["F MIN"], "Roma": ["F MIN", "F MSA"], "Carthago": ["A CAR"]})
+    report = run(EAGLES, board, [("Roma", Move(ref(EAGLES, "F MIN"), loc("CAR"))),
+                                 ("Roma", SupportMove(ref(EAGLES, "F MSA"), ref(EAGLES, "F MIN"), loc("CAR")))])
+    assert result_of(report, "F MSA S F MIN - CAR").succeeded
+    assert list(dislodged(report)) == ["Carthago: A CAR"]
