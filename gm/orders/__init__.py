@@ -38,11 +38,40 @@ or, so that ``for_variant`` does it, by defining on its ``Variant`` subclass
   variant's share the same tables (``gm.orders.verbs``), so the rules above for choosing between
   a verb and a province apply to them too.
 * New unit types need nothing here: every letter and name in ``variant.unit_types`` is read
-  ("L Rome", "Leader Rome").
+  ("L Rome", "Leader Rome"), letters of several characters and digits too ("2A SYR"). A
+  letter that is also a verb ("C" cavalry / convoy, "B" barbarian army / build) follows the
+  rules in ``gm.orders.grammar``.
 * A named unit ("Hannibal", "Scipio Africanus") maps its name to a resolver
   ``resolve(context) -> UnitRef | None``; ``context`` is whatever the caller passed to
   ``parse_line``/``parse_orders`` (e.g. the current position). Returning None is an error
-  ("cannot tell which unit ...").
+  ("cannot tell which unit ..."); a near miss at the start of a line suggests the name.
+
+Pieces to build verbs from (``gm.orders.verbs``, ``Cursor``):
+
+* ``verbs.moves(steps=None, then=None) -> VerbHandler``: a move verb that also reads moves of
+  several steps and a second move, to map every word of ``verbs.MOVE_WORDS`` to:
+
+      grammar.extended(unit_verbs=dict.fromkeys(verbs.MOVE_WORDS, verbs.moves(MoveAlongPath, MoveThen)))
+
+  reads "I HIS - NAR - ITA", "HISPANIA move to Nar, Ita, Dal, MACIDONIA" (``MoveAlongPath``),
+  "C NUM - CEA then TIN", "Beatica move to Tingitana then move to Cea, Num, Africa Procons"
+  (``MoveThen``); ``verbs.moves(MoveInRounds)`` reads "F TYS - LYO - SPA/SC". One place is a
+  plain ``Move``. ``steps(unit, places)`` and ``then(unit, first, second)`` may be functions
+  choosing by the unit: None from ``steps`` keeps the standard reading (a convoy path, only
+  its destination counts, with a warning), None from ``then`` refuses the line. A path
+  written "via convoy" is always a convoy path.
+* ``Cursor.chain(unit_type, what, stop)``: places separated by "-", "to", "move to" or commas;
+  a comma with nothing after it, or a place missing before a ``stop`` word, is an error.
+* ``verbs.by_next_word({"city": build_city, "fort": build_fort}, verbs.build_line)``: a verb
+  whose next word may choose what it does ("Build City Neapolis" beside "Build Fleet
+  Hispania(SC)"); a near miss of those words is suggested ("Build Citty" -> city).
+* ``verbs.province_order(Raze)``: a verb followed by one province ("Raze Galatia").
+* ``Cursor.power()`` (a power by name, adjective or alias, "did you mean" on a near miss) and
+  ``Cursor.bracketed(read)`` ("F MIN attacks F MIN (Alexandria)" reads the owner with
+  ``c.bracketed(c.power)``); ``Cursor.number()`` ("PAY 35 Egyptus").
+
+tests/orders/variant_grammars.py extends the grammar of each coming variant's real board with
+these, as its rules module will.
 """
 
 from gm.orders.cursor import Cursor

@@ -277,7 +277,7 @@ class Cursor:
         ("Cea, then Tin"): a comma with nothing after it is an error, not a shorter chain.
         """
         start = self.i
-        places = [self.location(unit_type, what)]
+        places = [self._place_before(stop, unit_type, what)]
         while True:
             comma = self.tokens[self.i - 1].comma
             if self.accept("-", *CHAIN_VERBS):
@@ -289,7 +289,12 @@ class Cursor:
             elif self.at_end():
                 raise self.error(f'missing {what} after "{self.text(start, self.i)},"')
             start = self.i
-            places.append(self.location(unit_type, what))
+            places.append(self._place_before(stop, unit_type, what))
+
+    def _place_before(self, stop: frozenset[str], unit_type: UnitType | None, what: str) -> Location:
+        if self.key in stop:  # "C NUM - then TIN"
+            raise self.error(f'missing {what} before "{self.text(self.i, self.i + 1)}"')
+        return self.location(unit_type, what)
 
     def via(self) -> bool:
         """Step over "via convoy", "by convoy", "via", "(via convoy)"; say whether it was there."""

@@ -27,11 +27,26 @@ Ambiguity rules (each tested in tests/orders/test_ambiguity.py)
   never starts with a verb word, so "F SPA S ..." and "F SPA S C ..." stay supports.
 * Names are matched longest first and run across a hyphen only when it has no spaces
   around it ("Mid-Atlantic"); "Lon-Bel" is still a move because "lon bel" is no name.
+* A variant's unit letter that is also a verb word is the verb where a verb may stand and the
+  type where a unit is expected. Diplomacy of the Empire's cavalry "C": "C NUM - CEA" moves
+  the cavalry (no line verb is "C"), "F MSA C C NUM - SIC" convoys it (right after a unit "C"
+  is CONVOY), "I AFR S C NUM - CEA" supports it. Roman Diplomacy's barbarian army "B": at the
+  start of a line BUILD is read first ("B Celtica" builds there), the barbarian army if that
+  fails ("B Celtica - Belgica"), then without the warning a province would get.
+* Unit letters with digits are one word: "2A SYR" is a double army, never item number 2 ("2 A
+  SYR" still is).
+* Moves of several steps (variants using ``verbs.moves``): places are chained by "-", "to",
+  "move to" or commas; "then" ends a chain and starts the second move. A comma after a place
+  must be followed by another place or by "then" ("Cea, then Tin"): "Nar, Ita, Dal," lacks a
+  place. Commas anywhere else are noise, as in standard play, which reads no chains of commas
+  and no "then": there "A PAR - BUR - MAR" is a convoy path to MAR.
 
 Extension
 ---------
 See the ``gm.orders`` package docstring: ``OrderGrammar.extended(unit_verbs=...,
-line_verbs=..., named_units=...)``, or a variant method ``extend_order_grammar(grammar)``.
+line_verbs=..., named_units=...)``, or a variant method ``extend_order_grammar(grammar)``, and
+the verbs ``gm.orders.verbs`` makes for variants (``moves``, ``by_next_word``,
+``province_order``). A bare move ("A PAR BUR") is read by the grammar's own "-" verb.
 """
 
 from __future__ import annotations
@@ -96,6 +111,7 @@ class OrderGrammar:
         self.unit_verbs: dict[str, VerbHandler] = dict(verbs.UNIT_VERBS)
         self.line_verbs: dict[str, VerbHandler] = dict(verbs.LINE_VERBS)
         self.named_units: PhraseIndex[NamedUnitResolver] = PhraseIndex({})
+        self.unit_names: dict[str, str] = {}  # a named unit's normalised name -> as registered
         self._add(unit_verbs, line_verbs, named_units)
 
     # -- construction and extension -----------------------------------------------------
@@ -129,6 +145,7 @@ class OrderGrammar:
         grammar.unit_verbs = dict(self.unit_verbs)
         grammar.line_verbs = dict(self.line_verbs)
         grammar.named_units = PhraseIndex(self.named_units.entries)
+        grammar.unit_names = dict(self.unit_names)
         grammar._add(unit_verbs, line_verbs, named_units)
         return grammar
 
@@ -151,6 +168,7 @@ class OrderGrammar:
             entries = dict(self.named_units.entries)
             entries.update((normalise_name(name), resolve) for name, resolve in named_units.items())
             self.named_units = PhraseIndex(entries)
+            self.unit_names.update((normalise_name(name), name) for name in named_units)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -228,12 +246,14 @@ class OrderGrammar:
         def diagnose() -> Diagnostic:
             words = list(table)
             if unit is None:
-                words += list(self.type_names)
+                words += [*self.type_names, *self.unit_names]
             verb = closest_word(t.norm, words)
             province = c.province_guess(c.i)
             if province is not None and province[2] < 0.8:
                 province = None  # here the word may be anything: only suggest close names
             if verb is not None and (province is None or verb[1] >= province[2]):
+                if verb[0] in self.unit_names:  # "Hanibal - Numidia"
+                    return Diagnostic.error(f'unknown unit "{t.text}"', self.unit_names[verb[0]])
                 return Diagnostic.error(f'unknown order "{t.text}" {where}', verb[0])
             if province is not None:
                 return Diagnostic.error(f'unknown province "{province[0]}"', province[1])

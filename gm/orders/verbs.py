@@ -30,6 +30,8 @@ from gm.domain.orders import (
 from gm.domain.units import UnitType
 from gm.maps.model import normalise_name
 from gm.orders.cursor import Cursor, first_success, is_number
+from gm.orders.diagnostics import OrderSyntaxError
+from gm.orders.names import closest_word
 
 VerbHandler = Callable[[UnitRef | None, Cursor], Order]
 # What a move of several steps becomes: MoveInRounds or MoveAlongPath, or a function choosing
@@ -176,12 +178,27 @@ def by_next_word(words: Mapping[str, VerbHandler], otherwise: VerbHandler) -> Ve
     def handler(unit: UnitRef | None, c: Cursor) -> Order:
         chosen = table.get(c.word or "")
         if chosen is None:
-            return otherwise(unit, c)
+            return _otherwise_or_near_word(otherwise, table, unit, c)
         _, (order, after) = first_success([partial(attempt, chosen, 1, unit, c), partial(attempt, otherwise, 0, unit, c)])
         c.commit(after)
         return order
 
     return handler
+
+
+def _otherwise_or_near_word(
+    otherwise: VerbHandler, table: Mapping[str, VerbHandler], unit: UnitRef | None, c: Cursor
+) -> Order:
+    """``otherwise``; if it fails on the very next word and that word is nearly one of the
+    table's ("BUILD CITTY Neapolis"), the error suggests that word."""
+    i = c.i
+    try:
+        return otherwise(unit, c)
+    except OrderSyntaxError as error:
+        near = closest_word(c.tokens[i].norm, table) if i < len(c.tokens) and error.pos == i else None
+        if near is None:
+            raise
+        raise c.error(f'unknown word "{c.tokens[i].text}"', near[0], pos=i) from None
 
 
 def province_order(make: Callable[[Location], Order], what: str = "province") -> VerbHandler:

@@ -8,10 +8,11 @@ from types import MappingProxyType
 import pytest
 
 from gm.adjudicator.variant import Variant
-from gm.domain.orders import Build, Convoy, Hold, Move, SupportHold, SupportMove
+from gm.domain.orders import Build, Convoy, Hold, Move, MoveThen, SupportHold, SupportMove, UnitRef
 from gm.orders import OrderGrammar, Severity, parse_line
 from gm.variants.standard import CALENDAR
 
+from . import variant_grammars as vg
 from .helpers import L, U
 
 
@@ -126,3 +127,46 @@ def test_coast_the_province_lacks_is_a_warning(grammar):
 def test_power_words_that_are_not_provinces_are_skipped_first(grammar):
     assert read(grammar, "A MUN S German BER")[0] == SupportHold(U("A MUN"), U("BER"))
     assert read(grammar, "A MUN S German BER SIL")[0] == SupportMove(U("A MUN"), U("BER"), L("SIL"))
+
+
+# Unit letters that are also verbs, and letters with digits (variants' own unit types).
+def test_c_is_convoy_after_a_unit_and_cavalry_where_a_unit_is_expected():
+    grammar = vg.diplomacy_of_the_empire()
+    cavalry, infantry = UnitRef(L("NUM"), vg.CAVALRY), UnitRef(L("NUM"), vg.INFANTRY)
+    assert read(grammar, "C NUM - CEA") == (Move(cavalry, L("CEA")), [])
+    assert read(grammar, "C NUM H") == (Hold(cavalry), [])
+    assert read(grammar, "F MSA C C NUM - SIC") == (Convoy(U("F MSA"), cavalry, L("SIC")), [])
+    assert read(grammar, "F MSA C I NUM - SIC") == (Convoy(U("F MSA"), infantry, L("SIC")), [])
+    assert read(grammar, "F MSA C NUM - SIC") == (Convoy(U("F MSA"), U("NUM"), L("SIC")), [])
+    assert read(grammar, "F MSA convoys C NUM to SIC") == (Convoy(U("F MSA"), cavalry, L("SIC")), [])
+    assert read(grammar, "I AFR S C NUM - CEA") == (SupportMove(UnitRef(L("AFR"), vg.INFANTRY), cavalry, L("CEA")), [])
+
+
+def test_b_starts_a_line_as_build_first_then_as_a_barbarian_army_without_warning():
+    grammar = vg.roman_diplomacy()
+    barbarian = UnitRef(L("CLT"), vg.BARBARIAN)
+    assert read(grammar, "B Celtica") == (Build(U("CLT")), [])
+    assert read(grammar, "BUILD B Celtica") == (Build(barbarian), [])
+    assert read(grammar, "B Celtica - Belgica") == (Move(barbarian, L("BEL")), [])
+    assert read(grammar, "B Celtica B") == (Build(barbarian), [])
+    assert read(grammar, "A NAR S B Celtica - AQU") == (SupportMove(U("A NAR"), barbarian, L("AQU")), [])
+
+
+def test_letters_with_digits_are_one_unit_type_never_an_item_number():
+    grammar = vg.rise_of_rome()
+    double_army = UnitRef(L("SYR"), vg.DOUBLE_ARMY)
+    assert read(grammar, "2A SYR H") == (Hold(double_army), [])
+    assert read(grammar, "1. 2A SYR H") == (Hold(double_army), [])
+    assert read(grammar, "1 2A SYR H") == (Hold(double_army), [])
+    assert read(grammar, "2 A SYR H") == (Hold(U("A SYR")), [])  # "2" alone is an item number, as before
+    assert read(grammar, "2a syr - zam") == (Move(double_army, L("ZAM")), [])
+    assert grammar.parse_unit("2A SYR") == (vg.DOUBLE_ARMY, L("SYR"))
+    assert grammar.parse_unit("2F Syracuse") == (vg.DOUBLE_FLEET, L("SYR"))
+    assert grammar.parse_unit("Double Fleet SYR") == (vg.DOUBLE_FLEET, L("SYR"))
+
+
+def test_then_ends_a_chain_and_a_comma_before_it_separates_nothing():
+    cavalry = UnitRef(L("NUM"), vg.CAVALRY)
+    expected = MoveThen(cavalry, (L("CEA"),), (L("TIN"),))
+    for line in ("C NUM - CEA then TIN", "C NUM - CEA, then TIN", "C NUM to CEA then to TIN", "C NUM CEA then - TIN"):
+        assert read(vg.diplomacy_of_the_empire(), line) == (expected, []), line
