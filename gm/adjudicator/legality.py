@@ -119,10 +119,10 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
             rulings.append(Ruling(power, order, unit, problem or reviewer.not_yours(power, ref, unit), slot))
             continue
         kind = type(order)
-        if kind is Hold or kind is Move or verdicts is None:  # quicker to decide again than to look up
-            verdict = reviewer.verdict(unit, order)
-        else:
+        if verdicts is not None and (kind is SupportMove or kind is SupportHold or kind is Convoy):
             verdict = _cached_verdict(reviewer, verdicts, order, unit)
+        else:  # holds and moves are quicker to decide again; other orders may depend on the board
+            verdict = reviewer.verdict(unit, order)
         if isinstance(verdict, str):
             rulings.append(Ruling(power, order, unit, verdict, slot))
         else:
@@ -160,10 +160,9 @@ def _verdict_key(order: Order, unit: Unit, board: _Board) -> tuple:
         other, to = order.supported, order.destination
     elif isinstance(order, SupportHold):
         other, to = order.supported, None
-    elif isinstance(order, Convoy):
-        other, to = order.army, order.destination
     else:
-        return (type(order), unit, order)
+        assert isinstance(order, Convoy)
+        other, to = order.army, order.destination
     helped = board.other(other, unit)
     return (
         type(order), unit.type, unit.location.province, unit.location.coast, other.location.province,

@@ -142,3 +142,12 @@ def test_stacks_the_variant_refuses_are_refused(units_in_rome: list[str]) -> Non
     from .deltas import unit
     problem = ROR.stack_problem([unit(ROR, "Rome", text) for text in units_in_rome])
     assert problem is not None and "may not stand together" in problem
+
+
+def test_a_variant_order_is_judged_on_each_board_anew() -> None:
+    # The verdict cache keeps only what depends on the map: a lead needs the led unit there.
+    lead = [("Rome", Lead(ref(ROR, "L ROM"), ref(ROR, "A ROM")))]
+    with_army = run(ROR, position(ROR, "S-220M", {"Rome": ["A ROM", "L ROM"]}), lead)
+    assert result_of(with_army, "L ROM LEADS A ROM").succeeded
+    alone = run(ROR, position(ROR, "S-220M", {"Rome": ["L ROM"], "Carthage": ["A CAM"]}), lead)
+    assert result_of(alone, "L ROM LEADS A ROM").reason is Reason.ILLEGAL
