@@ -58,6 +58,7 @@ class CommandTable:
         self.gm_commands: list[Command] = [c() for c in GM_COMMANDS]
         self.orders = player.Orders()
         self.unknown_command = Unknown(self)
+        self._misspelt: dict[str, bool] = {}
         self.by_name: dict[str, Command] = {}
         for command in [*self.player_commands, *self.gm_commands]:
             for spelling in (command.name, *command.aliases):
@@ -80,8 +81,13 @@ class CommandTable:
 
     def misspelt(self, word: str) -> bool:
         """A word that is no command but close to one, and could not start an order."""
-        return len(word) >= 4 and word.isalpha() and word not in ("ARMY", "FLEET") and bool(
-            difflib.get_close_matches(word, list(self.by_name), n=1, cutoff=0.8))
+        known = self._misspelt.get(word)
+        if known is None:  # remembered: the same words start line after line of a long mail
+            if len(self._misspelt) >= 10_000:
+                self._misspelt.clear()
+            known = self._misspelt[word] = len(word) >= 4 and word.isalpha() and word not in ("ARMY", "FLEET") and bool(
+                difflib.get_close_matches(word, list(self.by_name), n=1, cutoff=0.8))
+        return known
 
     def closest(self, word: str) -> str | None:
         found = difflib.get_close_matches(word.upper(), list(self.by_name), n=1, cutoff=0.75)

@@ -32,7 +32,7 @@ from gm.games.context import Services
 from gm.games.mailer import format_moment
 from gm.games.notices import tell_gm
 from gm.services.mail_rules import reason_to_ignore
-from gm.services.mailtext import body_text, readable_lines, sender_address
+from gm.services.mailtext import body_text, readable_lines, sender_address, without_nul
 from gm.services.oversize import cut_down
 from gm.services.reply_policy import PAUSED, REFUSAL, ReplyFacts, Verdict, decide
 from gm.store.models import InboundMail, InboundStatus, Player
@@ -52,9 +52,9 @@ def header_text(message: Message, name: str) -> str:
     if value is None:
         return ""
     try:
-        return str(make_header(decode_header(str(value))))
+        return without_nul(str(make_header(decode_header(str(value)))))
     except (UnicodeDecodeError, LookupError, ValueError):
-        return str(value)
+        return without_nul(str(value))
 
 
 class Intake:
@@ -88,7 +88,7 @@ class Intake:
         return inbound_id
 
     def store(self, raw: bytes, source_key: str | None, message: Message | None = None, cut: str = "") -> int | None:
-        message_id, sender, subject = _identity(message)
+        message_id, sender, subject = identity(message)
         try:
             with self.services.db.unit_of_work() as session:
                 row = InboundMail(message_id=message_id or None, source_key=source_key, sender=sender,
@@ -104,7 +104,7 @@ class Intake:
     def _finish(self, source_key: str | None, message: Message | None) -> None:
         """A mail delivered again that was stored but never handled (the process died between
         the two) is handled now: the redelivery is what the inbox offers for that."""
-        message_id = _identity(message)[0]
+        message_id = identity(message)[0]
         keys = [InboundMail.source_key == source_key] if source_key else []
         keys += [InboundMail.message_id == message_id] if message_id else []
         if not keys:
@@ -166,13 +166,17 @@ class Intake:
             return InboundStatus.DONE, _note(f"too large: {row.cut}", self._reply(session, row, message, sections))
         ctx = MailContext(services=services, session=session, sender=row.sender, now=services.clock.now(),
                           inbound_id=row.id, message_id=row.message_id, authenticated=_authenticated(message))
-        invocations = read_invocations(readable_lines(body_text(message)), self.table.spellings, self.table.bodied,
-                                       self.table.misspelt)
+        invocations = self.commands_in(message)
         if not invocations:
             sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
         else:
             sections = self._run_all(ctx, invocations)
         return InboundStatus.DONE, _note("", self._reply(session, row, message, sections, attach=ctx.attach))
+
+    def commands_in(self, message: Message) -> list[Invocation]:
+        """What the mail asks for: its text (quotes and signature left out) as commands."""
+        return read_invocations(readable_lines(body_text(message)), self.table.spellings, self.table.bodied,
+                                self.table.misspelt)
 
     def _run_all(self, ctx: MailContext, invocations: list[Invocation]) -> list[Section]:
         """Every command runs; once the reply is long, the answers of commands that changed
@@ -266,12 +270,12 @@ class Intake:
         )
 
 
-def _identity(message: Message | None) -> tuple[str, str, str]:
+def identity(message: Message | None) -> tuple[str, str, str]:
     """Message-ID, sender and subject, as far as they can be read ("" where not)."""
     if message is None:
         return "", "", ""
     try:
-        return (str(message.get("Message-ID", "")).strip()[:998], sender_address(message)[:254],
+        return (without_nul(str(message.get("Message-ID", ""))).strip()[:998], sender_address(message)[:254],
                 header_text(message, "Subject")[:500])
     except Exception:  # noqa: BLE001 - headers too broken to read: stored all the same
         return "", "", ""

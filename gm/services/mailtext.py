@@ -12,10 +12,15 @@ from html.parser import HTMLParser
 _QUOTE_HEADER = re.compile(r"^\s*(On .+ wrote:|-----\s*Original Message\s*-----|From: .+)\s*$", re.I)
 
 
+def without_nul(text: str) -> str:
+    """Text as gm keeps it: a NUL means nothing in a mail, and PostgreSQL cannot store one."""
+    return text.replace("\x00", "")
+
+
 def sender_address(message: Message) -> str:
     """The From address, lower case ("" when there is none)."""
     _, address = parseaddr(str(message.get("From", "")))
-    return address.strip().lower()
+    return without_nul(address.strip().lower())
 
 
 def recipients(message: Message) -> list[str]:
@@ -36,10 +41,10 @@ def body_text(message: Message) -> str:
         elif kind == "text/html" and html_part is None:
             html_part = _decoded(part)
     if plain is not None and plain.strip():
-        return plain
+        return without_nul(plain)
     if html_part is not None:
-        return html_to_text(html_part)
-    return plain or ""
+        return without_nul(html_to_text(html_part))
+    return without_nul(plain or "")
 
 
 def _decoded(part: Message) -> str:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import Message
 
+from gm.services.mailtext import without_nul
+
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _TEXT = ("text/plain", "text/html")
 
@@ -31,7 +33,7 @@ def cut_down(raw: bytes, size: int, limit: int) -> Cut:
         kept, what = _cut(raw, header, limit)
     except Exception:  # noqa: BLE001 - a mail that cannot be taken apart is still kept, in part
         kept, what = header, "could not be taken apart: kept the headers"
-    return Cut(kept, head + what + unread)
+    return Cut(kept, without_nul(head + what + unread))
 
 
 def _cut(raw: bytes, header: bytes, limit: int) -> tuple[bytes, str]:

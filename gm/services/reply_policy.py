@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from functools import cached_property
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
@@ -47,17 +47,21 @@ class ReplyFacts:
     def rate(self) -> int:
         return self.services.config.sender_rate
 
-    def _sent(self, kinds: tuple[str, ...], since: datetime):  # type: ignore[no-untyped-def]
-        return select(OutboundMail.created_at).where(
-            OutboundMail.to_address == self.to, OutboundMail.kind.in_(kinds), OutboundMail.created_at >= since)
-
     @cached_property
+    def sent_this_hour(self) -> list[tuple[str, datetime]]:
+        """(kind, when) of what gm sent this address in answer to its mails, in the last hour."""
+        rows = self.session.execute(select(OutboundMail.kind, OutboundMail.created_at).where(
+            OutboundMail.to_address == self.to, OutboundMail.kind.in_((*REPLY_KINDS, PAUSED)),
+            OutboundMail.created_at >= self.now - HOUR))
+        return sorted(((kind, when) for kind, when in rows), key=lambda row: row[1])
+
+    @property
     def replies_this_hour(self) -> list[datetime]:
-        return sorted(self.session.scalars(self._sent(REPLY_KINDS, self.now - HOUR)))
+        return [when for kind, when in self.sent_this_hour if kind in REPLY_KINDS]
 
-    @cached_property
+    @property
     def refused_this_hour(self) -> bool:
-        return self.session.scalar(select(exists(self._sent((REFUSAL,), self.now - HOUR)))) or False
+        return any(kind == REFUSAL for kind, _ in self.sent_this_hour)
 
     @property
     def paused(self) -> bool:
@@ -69,10 +73,11 @@ class ReplyFacts:
         replies = self.replies_this_hour
         return replies[len(replies) - self.rate] + HOUR
 
-    @cached_property
+    @property
     def told_of_pause(self) -> bool:
         """A notice went out since the last reply (so in this pause)."""
-        return self.session.scalar(select(exists(self._sent((PAUSED,), self.replies_this_hour[-1])))) or False
+        last_reply = self.replies_this_hour[-1]
+        return any(kind == PAUSED and when >= last_reply for kind, when in self.sent_this_hour)
 
     @cached_property
     def registered(self) -> bool:

@@ -275,6 +275,7 @@ def test_press_held_for_the_results(post: Post) -> None:
     b"From: france@example.test\r\nContent-Type: multipart/mixed; boundary=\"x\"\r\n\r\n--x\r\nbroken",
     b"From: france@example.test\r\nContent-Type: text/plain; charset=klingon\r\n\r\nSIGNON France g x\r\n",
     b"From: =?utf-8?b?////?= <france@example.test>\r\nSubject: =?bogus?q?x?=\r\n\r\nHELP\r\n",
+    b"From: france@example.test\x00\r\nSubject: a\x00b\r\nMessage-ID: <nul\x00@x>\r\n\r\nHELP\x00\r\nA Par\x00is - Bur\r\n",
 ])
 def test_malformed_mail_is_kept_and_never_crashes(post: Post, raw: bytes) -> None:
     mail_id = post.intake.receive(raw, source_key=f"test:{hash(raw)}")
