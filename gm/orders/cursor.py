@@ -2,8 +2,9 @@
 
 Verb handlers (core or a variant's) receive a ``Cursor`` just after their verb word and read
 the rest of the order with it: ``location``, ``route``, ``chain``, ``unit``/``each_unit``,
-``accept``, ``number``, ``power``, ``bracketed``. They return an ``Order`` or raise the ``OrderSyntaxError`` made by ``error``; the
-grammar checks afterwards that the whole line was used. ``warn`` records something ignored.
+``accept``, ``number``, ``power``, ``bracketed``. They return an ``Order`` or raise the
+``OrderSyntaxError`` made by ``error``; the grammar checks afterwards that the whole line was
+used. ``warn`` records something ignored.
 """
 
 from __future__ import annotations
