@@ -7,7 +7,7 @@ from typing import Any
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.outcomes import OrderResult
-from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
+from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit
 
 
@@ -66,7 +66,7 @@ def decode_position(variant: Variant, data: dict[str, Any]) -> Position:
     )
     return Position(
         phase=variant.calendar.parse(data["phase"]),
-        units=sorted_units(units),
+        units=tuple(units),
         centres=dict(data.get("centres", {})),
         dislodged=dislodged,
         extra=dict(data.get("extra", {})),

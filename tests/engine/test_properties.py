@@ -179,7 +179,8 @@ def test_a_stacked_position_round_trips_through_the_store_and_the_interchange(
     if DOUBLE_ARMY in variant.unit_types and board.units and board.units[0].type.mobility is Mobility.LAND:
         first = board.units[0]
         board = board.replace(units=sorted_units([Unit(first.power, DOUBLE_ARMY, first.location), *board.units[1:]]))
-    assert decode_position(variant, encode_position(board)) == board
+    decoded = decode_position(variant, encode_position(board))  # the store keeps units by power, then text
+    assert decoded.replace(units=sorted_units(decoded.units)) == board
     document = _interchange(board)
     document["variant"] = name
     request = read_request(document, _Catalog())  # type: ignore[arg-type]
