@@ -34,9 +34,11 @@ or, so that ``for_variant`` does it, by defining on its ``Variant`` subclass
   ``cursor.each_unit()``, ``cursor.number()``, ``cursor.accept(word, ...)``, ``cursor.word``,
   records ignored parts with ``cursor.warn()``, and fails with ``raise cursor.error(msg)``. It
   may return any ``Order`` subclass, including the variant's own. The grammar checks that the
-  handler used the whole line. Mapping a word to None removes a core verb. Core verbs and the
-  variant's share the same tables (``gm.orders.verbs``), so the rules above for choosing between
-  a verb and a province apply to them too.
+  handler used the whole line (orders are stored as ``str(order)`` and read again, so a
+  variant's ``Order.__str__`` must read back to the same order). Mapping a word to None
+  removes a core verb. Core verbs and the variant's share the same tables
+  (``gm.orders.verbs``), so the rules above for choosing between a verb and a province apply
+  to them too.
 * New unit types need nothing here: every letter and name in ``variant.unit_types`` is read
   ("L Rome", "Leader Rome"), letters of several characters and digits too ("2A SYR"). A
   letter that is also a verb ("C" cavalry / convoy, "B" barbarian army / build) follows the
