@@ -11,7 +11,7 @@ ECHO_LINES = 200  # lines of the mail echoed in full
 ANSWER_LINES = 500  # lines of answers before read-only commands are only counted
 
 
-def lines(count: int, more: str = "") -> str:
+def count_lines(count: int, more: str = "") -> str:
     """"1 line", "9,800 more lines"."""
     return f"{count:,} {more + ' ' if more else ''}{'line' if count == 1 else 'lines'}"
 

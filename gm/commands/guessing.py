@@ -33,13 +33,13 @@ class Target:
     """The seat a secret is tried for: a power's, or the game master's (``GM_SEAT``)."""
 
     game: Game
-    seat: str
+    name: str  # the power, or GM_SEAT
     holder: str | None  # the address it belongs to (None: a vacant seat)
-    holder_seat: Seat | None = None
+    seat: Seat | None = None  # a power's seat
 
     @property
     def title(self) -> str:
-        return f"the game master of {self.game.name}" if self.seat == GM_SEAT else f"{self.seat} in {self.game.name}"
+        return f"the game master of {self.game.name}" if self.name == GM_SEAT else f"{self.name} in {self.game.name}"
 
 
 def refuse_guessers(ctx: MailContext, secret: str, stored: str, target: Target) -> None:
@@ -54,7 +54,7 @@ def refuse_guessers(ctx: MailContext, secret: str, stored: str, target: Target) 
         raise CommandError("too many wrong secrets from this address in the last hour; try again later")
     if ctx.sender != target.holder and len(_failures(ctx, target, since)) >= MAX_FAILED_PER_SEAT:
         ctx.keep.append(lambda: ctx.services.audit(ctx.session, target.game, ctx.sender, "signon-refused",
-                                                   power=target.seat))
+                                                   power=target.name))
         raise CommandError(f"too many wrong secrets for {target.title} in the last hour; try again later")
 
 
@@ -64,11 +64,11 @@ def record_failure(ctx: MailContext, target: Target) -> None:
 
 
 def _record(ctx: MailContext, target: Target) -> None:
-    ctx.services.audit(ctx.session, target.game, ctx.sender, "signon-failed", power=target.seat)
+    ctx.services.audit(ctx.session, target.game, ctx.sender, "signon-failed", power=target.name)
     failures = _failures(ctx, target, ctx.now - HOUR)
     if len(failures) < MAX_FAILED_PER_SEAT or _reported(ctx, target):
         return
-    ctx.services.audit(ctx.session, target.game, "system", "signon-guessing-reported", power=target.seat)
+    ctx.services.audit(ctx.session, target.game, "system", "signon-guessing-reported", power=target.name)
     _report(ctx, target, failures)
 
 
@@ -76,14 +76,14 @@ def _failures(ctx: MailContext, target: Target, since) -> list[AuditEntry]:  # t
     rows = ctx.session.scalars(select(AuditEntry).where(
         AuditEntry.action == "signon-failed", AuditEntry.game_id == target.game.id, AuditEntry.at >= since)
         .order_by(AuditEntry.at, AuditEntry.id))
-    return [row for row in rows if row.details.get("power") == target.seat]
+    return [row for row in rows if row.details.get("power") == target.name]
 
 
 def _reported(ctx: MailContext, target: Target) -> bool:
     rows = ctx.session.scalars(select(AuditEntry).where(
         AuditEntry.action == "signon-guessing-reported", AuditEntry.game_id == target.game.id,
         AuditEntry.at >= ctx.now - REPORT_EVERY))
-    return any(row.details.get("power") == target.seat for row in rows)
+    return any(row.details.get("power") == target.name for row in rows)
 
 
 def _report(ctx: MailContext, target: Target, failures: list[AuditEntry]) -> None:
@@ -100,8 +100,8 @@ def _report(ctx: MailContext, target: Target, failures: list[AuditEntry]) -> Non
 
     gm_zone = services.settings_of(game).schedule.zone.key
     tell_gm(services, ctx.session, game, subject=f"{game.name}: wrong secrets for {target.title}", text=text(gm_zone))
-    seat = target.holder_seat
-    if target.seat == GM_SEAT or seat is None or seat.player is None:
+    seat = target.seat
+    if seat is None or seat.player is None:
         return
     services.mailer.queue(
         ctx.session, to=seat.player.email, subject=f"{services.config.judge_name}: {game.name}: wrong secrets for {seat.power}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.commands.echo import lines as echoed_lines
+from gm.commands.echo import count_lines
 from gm.commands.guessing import GM_SEAT, Target, record_failure, refuse_guessers
 from gm.commands.gm_actions import eject
 from gm.commands.press import visible_press
@@ -211,7 +211,7 @@ class Orders(Command):
                 lines.append(hang(f"    = {namer.order(report.order)}", 6))  # type: ignore[arg-type]
             lines.extend(hang(f"    note: {w}", 10) for w in report.warnings)
         if unshown:
-            lines.append(f"({echoed_lines(unshown, 'more')} read, all fine: not shown.)")
+            lines.append(f"({count_lines(unshown, 'more')} read, all fine: not shown.)")
         return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing)
 
 

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gm.commands.base import CommandError, Invocation, MailContext, Section
-from gm.commands.echo import lines as count_lines
+from gm.commands.echo import count_lines
 from gm.commands.reader import ORDERS, read_invocations
 from gm.commands.registry import CommandTable
 from gm.games.context import Services

@@ -175,7 +175,7 @@ class Recorder:
         self.fail_on: set[int] = set()  # raise on these calls (1, 2, ...)
         self.calls = 0
 
-    async def __call__(self, raw: bytes, key: str) -> None:
+    async def __call__(self, raw: bytes, key: str, size: int | None = None) -> None:
         self.calls += 1
         if self.calls in self.fail_on:
             raise RuntimeError(f"deliver failed on purpose (call {self.calls})")
