@@ -48,7 +48,7 @@ class _Node:
     __slots__ = (
         "unit", "power", "side", "province", "slot", "strength", "hold_extra", "kind", "dest", "coast",
         "destination", "target", "target_type", "route", "convoyed", "opponents", "supports",
-        "hold_supports", "later_supports", "fleets", "valid", "ruling", "mate", "carrier", "partial",
+        "hold_supports", "later_supports", "fleets", "valid", "ruling", "mate", "carrier", "cargo", "partial",
         "resolved", "result", "visited", "in_cycle",
     )
 
@@ -77,6 +77,7 @@ class _Node:
         self.ruling = -1  # index of the ruling that gave this order
         self.mate: _Node | None = None  # the next unit in the same province, where units share
         self.carrier: _Node | None = None  # the unit it goes with, adding nothing of its own
+        self.cargo: list[_Node] | None = None  # the units that go with it
         self.partial = False  # an attack reduces its support by the attack's strength (SupportCut)
         self.resolved = self.result = self.visited = self.in_cycle = False
 
@@ -176,7 +177,12 @@ class _Resolver:
         for slot, amount in effects.hold_bonus.items():
             by_slot[slot].hold_extra += amount
         for slot, carrier in effects.carried.items():
-            by_slot[slot].carrier = by_slot[carrier]
+            carried, by = by_slot[slot], by_slot[carrier]
+            carried.carrier = by
+            if by.cargo is None:
+                by.cargo = [carried]
+            else:
+                by.cargo.append(carried)
         for slot in effects.destroyed:
             by_slot[slot] = None  # type: ignore[call-overload]
 
@@ -208,8 +214,9 @@ class _Resolver:
             if kind == MOVE:
                 if not node.convoyed:
                     other = self.at.get(node.dest)  # type: ignore[arg-type]
-                    while other is not None:
-                        if other.kind == MOVE and other.dest == node.province and not other.convoyed:
+                    while other is not None:  # units that may share swap places: no battle
+                        if (other.kind == MOVE and other.dest == node.province and not other.convoyed
+                                and not (stacks and self._share(node, other))):
                             if node.opponents is None:
                                 node.opponents = [other]
                             else:
@@ -246,7 +253,15 @@ class _Resolver:
         return None
 
     def _share(self, a: _Node, b: _Node) -> bool:
-        return self.variant.may_share(a.unit, b.unit)
+        """May these two stand together, with the units that go with each?"""
+        may = self.variant.may_share
+        if not may(a.unit, b.unit):
+            return False
+        if a.cargo is not None or b.cargo is not None:
+            ours = [a, *(a.cargo or ())]
+            theirs = [b, *(b.cargo or ())]
+            return all(may(x.unit, y.unit) for x in ours for y in theirs)
+        return True
 
     # -- the generic resolver (DATC 5.E) ---------------------------------------------
 

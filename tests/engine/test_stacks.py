@@ -151,3 +151,13 @@ def test_a_variant_order_is_judged_on_each_board_anew() -> None:
     assert result_of(with_army, "L ROM LEADS A ROM").succeeded
     alone = run(ROR, position(ROR, "S-220M", {"Rome": ["L ROM"], "Carthage": ["A CAM"]}), lead)
     assert result_of(alone, "L ROM LEADS A ROM").reason is Reason.ILLEGAL
+
+
+def test_units_that_may_share_swap_places_without_a_battle() -> None:
+    # Rome's leader and double army swap; Carthage's army entering one of the two places
+    # bounces against the double army's 2 (the swap is not a lost head-to-head battle).
+    board = position(ROR, "S-220M", {"Rome": ["L ETU", "2A ROM"], "Carthage": ["A UMB"]})
+    report = run(ROR, board, [("Rome", Move(ref(ROR, "L ETU"), loc("ROM"))),
+                              ("Rome", Move(ref(ROR, "2A ROM"), loc("ETU"))),
+                              ("Carthage", Move(ref(ROR, "A UMB"), loc("ETU")))])
+    assert units(report) == ["Carthage: A UMB", "Rome: 2A ETU", "Rome: L ROM"]
