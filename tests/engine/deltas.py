@@ -6,8 +6,6 @@ They are not the variants' rules: only enough of them to prove the engine carrie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.adjudicator.variant import SupportCut, Variant
@@ -15,54 +13,14 @@ from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Hold, Move, Order, SupportMove, UnitRef
 from gm.domain.phases import Calendar, Era
 from gm.domain.position import Position
-from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
+from gm.domain.units import ARMY, FLEET, Unit
 from gm.maps.loader import MAPS_DIR, load_map
-from gm.orders import Cursor, OrderGrammar
+from gm.orders import OrderGrammar
 from gm.variants.standard import CALENDAR
+from tests.orders.variant_grammars import CATAPULT, CAVALRY, DOUBLE_ARMY, DOUBLE_FLEET, GARRISON, INFANTRY, LEADER
+from tests.orders.variant_orders import AttackAtSea, Lead, Sack, attacks
 
 ANCIENT = Calendar(seasons=CALENDAR.seasons, era=Era.BC_AD)
-
-LEADER = UnitType("L", "leader", Mobility.ANY)
-DOUBLE_ARMY = UnitType("2A", "double army", Mobility.LAND, convoyable=True)
-DOUBLE_FLEET = UnitType("2F", "double fleet", Mobility.SEA, convoys=True, needs_coast=True)
-GARRISON = UnitType("G", "garrison", Mobility.NONE)
-INFANTRY = UnitType("I", "infantry", Mobility.LAND, convoyable=True)
-CAVALRY = UnitType("C", "cavalry", Mobility.LAND, convoyable=True)
-CATAPULT = UnitType("K", "catapult", Mobility.LAND, convoyable=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Lead(Order):
-    """Test-only: a leader leads the unit that shares its province."""
-
-    unit: UnitRef
-    led: UnitRef
-
-    def __str__(self) -> str:
-        return f"{self.unit} LEADS {self.led}"
-
-
-@dataclass(frozen=True, slots=True)
-class Sack(Order):
-    """Test-only: a unit sacks the centre it holds; resolved as a hold, spoilt by any attack."""
-
-    unit: UnitRef
-
-    def __str__(self) -> str:
-        return f"{self.unit} SACK"
-
-
-@dataclass(frozen=True, slots=True)
-class Attack(Order):
-    """Test-only: a fleet attacks another fleet in its sea, with a die (6 sinks it)."""
-
-    unit: UnitRef
-    target: UnitRef
-    target_power: str
-
-    def __str__(self) -> str:
-        return f"{self.unit} ATTACKS {self.target} ({self.target_power})"
-
 
 def _board(name: str):
     return load_map(MAPS_DIR / f"{name}.yaml")
@@ -221,11 +179,11 @@ class Seas(Variant):
                 and self.map.provinces[a.location.province].terrain is Terrain.SEA)
 
     def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
-        return grammar.extended(unit_verbs={"attacks": _attacks})
+        return grammar.extended(unit_verbs={"attacks": attacks})
 
     def review_order(self, review: MoveChecks, unit: Unit, order: Order) -> Order:
-        if isinstance(order, Attack):
-            if unit.type is not FLEET or order.target.location != unit.location:
+        if isinstance(order, AttackAtSea):
+            if unit.type is not FLEET or order.target.location != unit.location or order.owner is None:
                 raise Illegal("a fleet attacks fleets in its own sea")
             return order
         return super().review_order(review, unit, order)
@@ -234,16 +192,16 @@ class Seas(Variant):
         units = effects.position.units
         for index, ruling in enumerate(effects.rulings):
             order = ruling.order
-            if not ruling.counts or not isinstance(order, Attack):
+            if not ruling.counts or not isinstance(order, AttackAtSea):
                 continue
             effects.resolve_as(index, Hold(order.unit))
             target = next((s for s, u in enumerate(units) if u.location == order.target.location
-                           and u.power == order.target_power and u.type is FLEET), None)
+                           and u.power == order.owner and u.type is FLEET), None)
             if target is None:
                 continue
             roll = effects.dice.roll(effects.phase, f"attack by {ruling.unit} ({ruling.power}) on {units[target]}")
             if roll.value == 6:
-                roll.effect = f"{units[target]} ({order.target_power}) sunk"
+                roll.effect = f"{units[target]} ({order.owner}) sunk"
                 effects.destroy(target, f"sunk by {ruling.unit} ({ruling.power})")
             elif roll.value == 1:
                 roll.effect = f"{ruling.unit} ({ruling.power}) sunk"
@@ -253,19 +211,6 @@ class Seas(Variant):
             supporter = effects.ruling_for(target)
             if supporter is not None and isinstance(effects.rulings[supporter].order, SupportMove):
                 effects.prevent(supporter, f"attacked by {ruling.unit} ({ruling.power})")
-
-
-def _attacks(unit: UnitRef | None, cursor: Cursor) -> Order:
-    """"F MIN attacks F MIN of Byzantium": the target's power follows "of"."""
-    assert unit is not None
-    target = cursor.unit()
-    if not cursor.accept("of") or cursor.word is None:
-        raise cursor.error('say whose fleet: "F MIN attacks F MIN of <power>"')
-    power = cursor.grammar.map.power_named(cursor.word)
-    if power is None:
-        raise cursor.error(f"no power {cursor.word!r}")
-    cursor.advance()
-    return Attack(unit, target, power.name)
 
 
 def position(variant: Variant, phase: str, units: dict[str, list[str]], *, centres: dict[str, str] | None = None,
@@ -290,3 +235,10 @@ def ref(variant: Variant, text: str) -> UnitRef:
 def loc(text: str) -> Location:
     return Location.parse(text)
 
+
+
+__all__ = [  # the test-only orders and unit types come from the parser's tests, shared here
+    "ARMY", "CATAPULT", "CAVALRY", "DOUBLE_ARMY", "DOUBLE_FLEET", "FLEET", "GARRISON", "INFANTRY", "LEADER",
+    "AttackAtSea", "Lead", "Sack", "Garrisons", "LeadersAndBridges", "Roads", "Rounds", "Seas",
+    "loc", "position", "ref", "unit",
+]

@@ -88,7 +88,7 @@ def test_several_fleets_in_one_sea_are_separate_entries_and_every_roll_is_listed
     result = adjudicate({
         "variant": "seas", "phase": "S118M", "seed": seed,
         "units": {"Alexandria": ["F MIN", "F MIN"], "Byzantium": ["F MIN"]},
-        "orders": {"Alexandria": ["F MIN attacks F MIN of Byzantium"]},
+        "orders": {"Alexandria": ["F MIN attacks F MIN (Byzantium)"]},
     })
     assert result["rolls"] == [{"phase": "S118M", "purpose": purpose, "sides": 6, "value": 6,
                                 "effect": "F MIN (Byzantium) sunk"}]
@@ -99,7 +99,7 @@ def test_several_fleets_in_one_sea_are_separate_entries_and_every_roll_is_listed
 def test_a_phase_that_must_roll_needs_a_seed() -> None:
     with pytest.raises(InterchangeError, match='no dice seed was given.*"seed"'):
         adjudicate({"variant": "seas", "phase": "S118M", "units": {"Alexandria": ["F MIN"], "Byzantium": ["F MIN"]},
-                    "orders": {"Alexandria": ["F MIN attacks F MIN of Byzantium"]}})
+                    "orders": {"Alexandria": ["F MIN attacks F MIN (Byzantium)"]}})
 
 
 def test_second_moves_go_into_a_retreat_phase_and_their_results_come_out() -> None:

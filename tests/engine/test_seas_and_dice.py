@@ -14,7 +14,7 @@ from gm.adjudicator.dice import Dice, DiceError, commitment, derive
 from gm.domain.orders import Hold, Move, SupportMove
 from gm.domain.outcomes import Reason
 
-from .deltas import Attack, Seas, loc, position, ref
+from .deltas import AttackAtSea, Seas, loc, position, ref
 from .helpers import dislodged, result_of, run, units
 
 EAGLES = Seas()
@@ -54,7 +54,7 @@ ATTACK = "attack by F MIN (Roma) on F MIN"
 ])
 def test_an_attack_at_sea_rolls_a_die_recorded_in_the_results(value: int, survivors: list[str]) -> None:
     board = position(EAGLES, "S118M", {"Roma": ["F MIN"], "Carthago": ["F MIN"]})
-    orders = [("Roma", Attack(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Carthago"))]
+    orders = [("Roma", AttackAtSea(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Carthago"))]
     report = run(EAGLES, board, orders, seed=_seed_rolling(value, ATTACK))
     (roll,) = report.rolls
     assert (roll.phase, roll.purpose, roll.sides, roll.value) == ("S118M", ATTACK, 6, value)
@@ -67,7 +67,7 @@ def test_an_attack_at_sea_rolls_a_die_recorded_in_the_results(value: int, surviv
 
 def test_a_fleet_sunk_before_the_land_battle_gives_no_support_and_its_order_says_why() -> None:
     board = position(EAGLES, "S118M", {"Roma": ["F MSA", "A NUM"], "Carthago": ["F MSA", "A CAR"]})
-    orders = [("Roma", Attack(ref(EAGLES, "F MSA"), ref(EAGLES, "F MSA"), "Carthago")),
+    orders = [("Roma", AttackAtSea(ref(EAGLES, "F MSA"), ref(EAGLES, "F MSA"), "Carthago")),
               ("Carthago", SupportMove(ref(EAGLES, "F MSA"), ref(EAGLES, "A CAR"), loc("NUM"))),
               ("Carthago", Move(ref(EAGLES, "A CAR"), loc("NUM")))]
     sunk = run(EAGLES, board, orders, seed=_seed_rolling(6, "attack by F MSA (Roma) on F MSA"))
@@ -82,8 +82,8 @@ def test_a_fleet_sunk_before_the_land_battle_gives_no_support_and_its_order_says
 
 def test_the_same_seed_always_gives_the_same_phase() -> None:
     board = position(EAGLES, "S118M", {"Roma": ["F MIN"], "Carthago": ["F MIN"]})
-    orders = [("Roma", Attack(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Carthago")),
-              ("Carthago", Attack(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Roma"))]
+    orders = [("Roma", AttackAtSea(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Carthago")),
+              ("Carthago", AttackAtSea(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Roma"))]
     for seed in ("alpha", "beta", "gamma"):
         first, second = run(EAGLES, board, orders, seed=seed), run(EAGLES, board, orders, seed=seed)
         assert [(r.purpose, r.value, r.effect) for r in first.rolls] == [(r.purpose, r.value, r.effect) for r in second.rolls]
@@ -93,7 +93,7 @@ def test_the_same_seed_always_gives_the_same_phase() -> None:
 def test_a_phase_that_must_roll_without_a_seed_is_refused() -> None:
     board = position(EAGLES, "S118M", {"Roma": ["F MIN"], "Carthago": ["F MIN"]})
     with pytest.raises(DiceError):
-        run(EAGLES, board, [("Roma", Attack(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Carthago"))])
+        run(EAGLES, board, [("Roma", AttackAtSea(ref(EAGLES, "F MIN"), ref(EAGLES, "F MIN"), "Carthago"))])
 
 
 def test_anyone_can_rederive_a_roll_from_the_published_seed() -> None:

@@ -8,7 +8,7 @@ import pytest
 from gm.domain.orders import Hold, Move, SupportHold, SupportMove
 from gm.domain.outcomes import Reason
 
-from .deltas import Garrisons, Lead, LeadersAndBridges, loc, position, ref
+from .deltas import Garrisons, Lead, LeadersAndBridges, loc, position, ref, unit
 from .helpers import dislodged, result_of, run, units
 
 ROR = LeadersAndBridges()
@@ -139,7 +139,6 @@ def test_federated_empires_neither_support_against_nor_cut_each_other() -> None:
 
 @pytest.mark.parametrize("units_in_rome", [["A ROM", "A ROM"], ["L ROM", "L ROM"]])
 def test_stacks_the_variant_refuses_are_refused(units_in_rome: list[str]) -> None:
-    from .deltas import unit
     problem = ROR.stack_problem([unit(ROR, "Rome", text) for text in units_in_rome])
     assert problem is not None and "may not stand together" in problem
 
