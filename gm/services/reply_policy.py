@@ -75,9 +75,9 @@ class ReplyFacts:
 
     @property
     def told_of_pause(self) -> bool:
-        """A notice went out since the last reply (so in this pause)."""
-        last_reply = self.replies_this_hour[-1]
-        return any(kind == PAUSED and when >= last_reply for kind, when in self.sent_this_hour)
+        """A notice went out in the last hour: one an hour at most, however the replies pause
+        and resume as the hour slides on."""
+        return any(kind == PAUSED for kind, _ in self.sent_this_hour)
 
     @cached_property
     def registered(self) -> bool:

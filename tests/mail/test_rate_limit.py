@@ -65,3 +65,17 @@ def test_a_new_pause_gets_a_new_notice(post: Post) -> None:
         post.send("stranger@example.org", "HELP\n")
     assert len(post.mails(to="stranger@example.org", kind="paused")) == 2
     assert len(_replies(post, "stranger@example.org")) == 2 * rate
+
+
+def test_a_steady_flood_gets_the_rate_and_one_notice_an_hour(post: Post) -> None:
+    rate, flood = post.world.config.sender_rate, "flood@example.org"
+    start = post.world.clock.now()
+    for _ in range(rate):
+        post.send(flood, "HELP\n")
+        post.world.clock.advance(timedelta(seconds=20))
+    post.world.clock.set(start + timedelta(hours=1))
+    for _ in range(120):  # faster than the replies of an hour ago age out: paused, resumed, paused...
+        post.send(flood, "HELP\n")
+        post.world.clock.advance(timedelta(seconds=5))
+    assert 2 * rate - 1 <= len(_replies(post, flood)) <= 2 * rate
+    assert len(post.mails(to=flood, kind="paused")) == 1
