@@ -72,7 +72,7 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
         raise InterchangeError("seed must be a string")
     position = Position(phase, sorted_units(units), centres, dislodged, extra=dict(extra),
                         second_moves=reader.second_moves(document.get("second_moves") or {}))
-    return Request(variant, position, reader.orders(document.get("orders") or {}), seed)
+    return Request(variant, position, reader.orders(document.get("orders") or {}, position), seed)
 
 
 class _Reader:
@@ -167,11 +167,11 @@ class _Reader:
                 moves.append(PendingMove(self.unit(power, item["unit"]), tuple(self.location(t) for t in item["then"])))
         return tuple(moves)
 
-    def orders(self, section: Any) -> list[tuple[str, str, Order | None, str]]:
+    def orders(self, section: Any, position: Position) -> list[tuple[str, str, Order | None, str]]:
         lines = []
         for power, items in self.per_power(section, "orders"):
             for number, text in enumerate(items, start=1):
-                parsed = parse_line(str(text), self.grammar, line_no=number)
+                parsed = parse_line(str(text), self.grammar, line_no=number, context=position)
                 why = "; ".join(str(d) for d in parsed.diagnostics if d.severity.name == "ERROR")
                 lines.append((power, str(text), parsed.order if parsed.ok else None, why or "not an order"))
         return lines

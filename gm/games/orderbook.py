@@ -152,7 +152,7 @@ def submit(
     if previous is not None and not replace:
         for order in services.orders_from(game, previous.lines):
             current[_key_with_count(order, current)] = order
-    parsed_lines = parse_orders(text, grammar)
+    parsed_lines = parse_orders(text, grammar, context=position)  # named units ("Hannibal") are found on the board
     readable = [p.order for p in parsed_lines if p.ok and p.order is not None]
     verdicts = iter(check_orders(variant, position, power, readable))
     reports = []

@@ -42,6 +42,14 @@ class LeadersAndBridges(Variant):
     def strength(self, unit: Unit) -> float:
         return {LEADER: 0.5, DOUBLE_ARMY: 2, DOUBLE_FLEET: 2}.get(unit.type, 1)
 
+    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
+        """Carthage's leader by name ("Hannibal - Numidia"), found on the board being ordered."""
+        def hannibal(board: Position | None) -> UnitRef | None:
+            found = [u for u in (board.units if board else ()) if u.power == "Carthage" and u.type is LEADER]
+            return UnitRef(found[0].location, LEADER) if found else None
+
+        return grammar.extended(named_units={"Hannibal": hannibal})
+
     def may_share(self, a: Unit, b: Unit) -> bool:
         return a.power == b.power and (a.type is LEADER) != (b.type is LEADER)
 

@@ -11,9 +11,9 @@ from gm.adjudicator.variant import Variant
 from gm.interchange import InterchangeError, adjudicate_json
 from gm.variants.catalog import VariantCatalog
 
-from .deltas import Garrisons, Roads, Seas
+from .deltas import Garrisons, LeadersAndBridges, Roads, Seas
 
-DELTAS: dict[str, Variant] = {v.name: v for v in (Garrisons(), Roads(), Seas())}
+DELTAS: dict[str, Variant] = {v.name: v for v in (Garrisons(), LeadersAndBridges(), Roads(), Seas())}
 STANDARD = VariantCatalog()
 
 
@@ -126,3 +126,9 @@ def test_notes_say_what_a_rule_changed() -> None:
     })
     assert result["results"]["Italia"] == [{"order": "I ITA H", "unit": "I ITA", "outcome": "succeeds",
                                             "notes": ["fortified city: +1 while it holds"]}]
+
+
+def test_a_unit_called_by_its_name_is_found_on_the_board() -> None:
+    result = adjudicate({"variant": "leaders", "phase": "S-220M", "units": {"Carthage": ["A CAR", "L THA"]},
+                         "orders": {"Carthage": ["Hannibal - ZAM"]}})
+    assert result["results"]["Carthage"] == [{"order": "L THA - ZAM", "unit": "L THA", "outcome": "succeeds"}]
