@@ -5,7 +5,9 @@ want of a SIGNON are echoed with the reason."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from gm.commands.echo import ECHO_LINES
@@ -13,6 +15,12 @@ from gm.store.models import Press
 from tests.mail.conftest import Post, secret_of
 
 FRANCE = "france@example.test"
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """SQLite only: these tests are about what a reply says, not how it is stored."""
+    return f"sqlite:///{tmp_path / 'gm.db'}"
 SIGNON = f"SIGNON France g {secret_of('France')}\n"
 CYCLE = ["A Paris - Burgundy", "A Paris H", "F Brest - English Channel", "A Marseilles - Spain", "F Brest H",
          "A Marseilles - Burgundy", "A Par - Gas", "F Bre - Pic"]

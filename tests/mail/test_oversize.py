@@ -24,6 +24,12 @@ from gm.store.models import InboundMail, InboundStatus, OrderSet
 from tests.mail.conftest import Post, secret_of
 
 FRANCE = "france@example.test"
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """SQLite only: these tests are about what is kept and said, not how it is stored (the fuzz tests store cut mails on PostgreSQL too)."""
+    return f"sqlite:///{tmp_path / 'gm.db'}"
 PHOTO = bytes(range(256)) * (5 * 4096)  # 5 MB of "photo"
 
 
