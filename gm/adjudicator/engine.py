@@ -123,12 +123,12 @@ def _retreats(
 ) -> tuple[list[OrderResult], Position]:
     rulings = review_retreats(variant, position, submitted)
     phase = resolve_retreats(variant, position, rulings)
-    results: list[OrderResult] = [refusal(r) if not r.counts else None for r in rulings]  # type: ignore[misc]
-    for outcome in phase.outcomes:
-        ruling = rulings[outcome.ruling]
-        results[outcome.ruling] = OrderResult(
-            ruling.power, ruling.order, ruling.unit, outcome.succeeded, outcome.reason
-        )
+    decided = {outcome.ruling: outcome for outcome in phase.outcomes}
+    results: list[OrderResult] = []
+    for index, ruling in enumerate(rulings):
+        outcome = decided.get(index)
+        results.append(refusal(ruling) if outcome is None else
+                       OrderResult(ruling.power, ruling.order, ruling.unit, outcome.succeeded, outcome.reason))
     resolved = position.replace(units=phase.units + tuple(phase.survivors), dislodged=(), second_moves=())
     return results + phase.second_moves, resolved
 

@@ -128,10 +128,12 @@ class _Resolver:
         self.by_slot = by_slot = [_Node(u, strength(u), i) for i, u in enumerate(units)]
         self.effects = effects if effects is not None and effects.changes_anything else None
         nodes = by_slot
+        self.gone: dict[int, str] = {}  # slot -> why a rule removed the unit before the battles
         if self.effects is not None:
             self._apply(self.effects)
-            if self.effects.destroyed:
-                nodes = [n for n in by_slot if n is not None]
+            self.gone = gone = self.effects.destroyed
+            if gone:
+                nodes = [n for n in by_slot if n.slot not in gone]
         self.nodes = nodes
         if variant.partial_cuts:
             for node in nodes:
@@ -163,7 +165,7 @@ class _Resolver:
         for index, ruling in enumerate(rulings):
             if ruling.acts and ruling.slot >= 0:
                 node = self.by_slot[ruling.slot]
-                if node is not None and node.carrier is None:
+                if node.carrier is None and ruling.slot not in self.gone:
                     if _give_order(node, ruling.acting or ruling.order, index):
                         self.several_steps = True
                     ordered.append(node)
@@ -183,8 +185,6 @@ class _Resolver:
                 by.cargo = [carried]
             else:
                 by.cargo.append(carried)
-        for slot in effects.destroyed:
-            by_slot[slot] = None  # type: ignore[call-overload]
 
     # -- setting up ----------------------------------------------------------------
 
@@ -491,8 +491,7 @@ class _Resolver:
                     self._resolve(node, False)
         finally:
             sys.setrecursionlimit(depth)
-        results: list[OrderResult] = [None if r.acts else refusal(r)  # type: ignore[misc]
-                                      for r in rulings]
+        results: list[OrderResult | None] = [None if r.acts else refusal(r) for r in rulings]
         winners: dict[str, list[_Node]] = {}
         for n in nodes:
             if n.result and n.kind == MOVE:
@@ -530,12 +529,12 @@ class _Resolver:
                                                    notes=self._notes(node) if self.effects is not None
                                                    or node.partial else ())
         if self.effects is not None:  # the orders of units gone, or going with another
-            destroyed = self.effects.destroyed
+            gone = self.gone
             for index, ruling in enumerate(rulings):
-                if ruling.counts and ruling.slot in destroyed:
+                if ruling.counts and ruling.slot in gone:
                     results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.DESTROYED,
-                                                 destroyed[ruling.slot])
-                elif results[index] is None:
+                                                 gone[ruling.slot])
+                elif ruling.acts and self.by_slot[ruling.slot].ruling != index:  # it went with another
                     node = self.by_slot[ruling.slot]
                     results[index] = self._carried_result(ruling, node, node.slot in beaten_by)
         units = tuple(staying + moved)
@@ -548,7 +547,11 @@ class _Resolver:
                              self.variant.retreat_options(unit, by.province, by.convoyed, occupied, contested))
                 for unit, by in beaten
             )
-        outcome = MovementOutcome(results, units, dislodged)
+        complete: list[OrderResult] = []
+        for result in results:
+            assert result is not None
+            complete.append(result)
+        outcome = MovementOutcome(complete, units, dislodged)
         if self.effects is not None:
             outcome.destroyed = [(self.effects.position.units[slot], why)
                                  for slot, why in self.effects.destroyed.items()]
