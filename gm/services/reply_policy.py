@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from functools import cached_property
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
@@ -47,37 +47,35 @@ class ReplyFacts:
     def rate(self) -> int:
         return self.services.config.sender_rate
 
+    def _this_hour(self, kinds: tuple[str, ...]):  # type: ignore[no-untyped-def]
+        return select(OutboundMail.created_at).where(
+            OutboundMail.to_address == self.to, OutboundMail.kind.in_(kinds), OutboundMail.created_at >= self.now - HOUR)
+
     @cached_property
-    def sent_this_hour(self) -> list[tuple[str, datetime]]:
-        """(kind, when) of what gm sent this address in answer to its mails, in the last hour."""
-        rows = self.session.execute(select(OutboundMail.kind, OutboundMail.created_at).where(
-            OutboundMail.to_address == self.to, OutboundMail.kind.in_((*REPLY_KINDS, PAUSED)),
-            OutboundMail.created_at >= self.now - HOUR))
-        return sorted(((kind, when) for kind, when in rows), key=lambda row: row[1])
+    def last_replies(self) -> list[datetime]:
+        """The times of the latest replies of the last hour, oldest first: as many as the rate
+        (what pausing needs to know, however many there were)."""
+        latest = self._this_hour(REPLY_KINDS).order_by(OutboundMail.created_at.desc()).limit(self.rate)
+        return sorted(self.session.scalars(latest))
 
-    @property
-    def replies_this_hour(self) -> list[datetime]:
-        return [when for kind, when in self.sent_this_hour if kind in REPLY_KINDS]
-
-    @property
+    @cached_property
     def refused_this_hour(self) -> bool:
-        return any(kind == REFUSAL for kind, _ in self.sent_this_hour)
+        return self.session.scalar(select(exists(self._this_hour((REFUSAL,))))) or False
 
     @property
     def paused(self) -> bool:
-        return len(self.replies_this_hour) >= self.rate
+        return len(self.last_replies) >= self.rate
 
     @property
     def resumes_at(self) -> datetime:
         """When the replies of the last hour have dropped below the rate."""
-        replies = self.replies_this_hour
-        return replies[len(replies) - self.rate] + HOUR
+        return self.last_replies[0] + HOUR
 
-    @property
+    @cached_property
     def told_of_pause(self) -> bool:
         """A notice went out in the last hour: one an hour at most, however the replies pause
         and resume as the hour slides on."""
-        return any(kind == PAUSED for kind, _ in self.sent_this_hour)
+        return self.session.scalar(select(exists(self._this_hour((PAUSED,))))) or False
 
     @cached_property
     def registered(self) -> bool:
