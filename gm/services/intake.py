@@ -29,7 +29,7 @@ from gm.commands.echo import count_lines
 from gm.commands.reader import ORDERS, read_invocations
 from gm.commands.registry import CommandTable
 from gm.games.context import Services
-from gm.games.mailer import format_moment
+from gm.games.mailer import format_moment, wrap
 from gm.games.notices import tell_gm
 from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import body_text, readable_lines, sender_address, without_nul
@@ -159,10 +159,10 @@ class Intake:
             return InboundStatus.IGNORED, ignore
         if row.cut:
             limit = config.max_mail_bytes // 1024
-            sections = [Section([], [
+            sections = [Section([], [wrap(
                 f"Your mail is larger than the {limit} KB this judge reads, so nothing in it was done: "
                 "no orders, press or other commands were read. Please send them again as plain text, "
-                "without attachments.", "", f"(Received: {row.cut}.)"], ok=False)]
+                f"without attachments.\n\n(Received: {row.cut}.)")], ok=False)]
             return InboundStatus.DONE, _note(f"too large: {row.cut}", self._reply(session, row, message, sections))
         ctx = MailContext(services=services, session=session, sender=row.sender, now=services.clock.now(),
                           inbound_id=row.id, message_id=row.message_id, authenticated=_authenticated(message))
@@ -194,8 +194,8 @@ class Intake:
             ctx.budget.answered(len(section.lines))
             sections.append(section)
         if unshown:
-            sections.append(Section([], [f"({unshown:,} more {'command' if unshown == 1 else 'commands'} answered, "
-                                         "answers not shown: this reply is long enough already.)"]))
+            sections.append(Section([], [wrap(f"({unshown:,} more {'command' if unshown == 1 else 'commands'} "
+                                              "answered, answers not shown: this reply is long enough already.)")]))
         return sections
 
     def _run(self, ctx: MailContext, invocation: Invocation) -> Section:

@@ -37,6 +37,7 @@ def test_guesses_at_one_seat_from_many_addresses(post: Post) -> None:
     (warning,) = post.mails(to=FRANCE, kind="security")
     (alert,) = [m for m in post.mails(to=GM, kind="gm-alert") if "France" in m.subject]
     for mail, first, last in ((warning, "12:00 UTC", "12:03 UTC"), (alert, "13:00 CET", "13:03 CET")):
+        assert max(len(line) for line in mail.body.splitlines()) <= 72
         text = " ".join(mail.body.split())  # each in the reader's own zone
         assert f"{MAX_FAILED_PER_SEAT} sign-ons as France in g failed" in text
         assert all(address in text for address in guessers[:MAX_FAILED_PER_SEAT])

@@ -177,3 +177,9 @@ def test_gm_receive_keeps_even_an_empty_input(monkeypatch: pytest.MonkeyPatch, c
     finally:
         app.close()
 
+
+
+def test_the_refusal_fits_72_columns(post: Post) -> None:
+    post.intake.receive(photo_mail("HELP\n"))
+    (refusal,) = post.mails(to=FRANCE, kind="refusal")
+    assert max(len(line) for line in refusal.body.splitlines()) <= 72

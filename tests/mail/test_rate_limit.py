@@ -44,6 +44,7 @@ def test_a_mail_over_the_limit_is_handled_in_full_and_one_notice_says_until_when
 
     assert len(_replies(post, FRANCE)) == rate  # no more replies ...
     (notice,) = post.mails(to=FRANCE, kind="paused")  # ... and one notice, not one a mail
+    assert max(len(line) for line in notice.body.splitlines()) <= 72
     resumes = start + timedelta(hours=1)  # an hour after the first reply of the hour
     assert f"until {resumes:%a %d %b %Y %H:%M}" in " ".join(notice.body.split())
     assert "handled" in notice.body and "orders" in notice.body
