@@ -275,8 +275,9 @@ def identity(message: Message | None) -> tuple[str, str, str]:
     if message is None:
         return "", "", ""
     try:
-        return (without_nul(str(message.get("Message-ID", ""))).strip()[:998], sender_address(message)[:254],
-                header_text(message, "Subject")[:500])
+        # Unfolded: a mail server may fold a long Message-ID differently on each delivery.
+        message_id = " ".join(without_nul(str(message.get("Message-ID", ""))).split())
+        return message_id[:998], sender_address(message)[:254], header_text(message, "Subject")[:500]
     except Exception:  # noqa: BLE001 - headers too broken to read: stored all the same
         return "", "", ""
 

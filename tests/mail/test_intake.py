@@ -296,3 +296,13 @@ def test_a_mail_stored_but_never_handled_is_handled_when_delivered_again(post: P
     assert "SIGNON <power> <game> <secret>" in post.reply(FRANCE)
     assert post.intake.receive(raw, "test:crash") is None  # and once only
     assert len(post.mails(to=FRANCE, kind="reply")) == 1
+
+
+def test_a_message_id_folded_differently_is_the_same_mail(post: Post) -> None:
+    # Seen by the mail fuzz: a long Message-ID folded by one server and not by another (or
+    # cut down with a large mail) still names one mail, delivered once.
+    raw = (b"From: france@example.test\r\nTo: judge@example.test\r\nSubject: orders\r\n"
+           b"Message-ID: <a very long id@example.test>\r\n\r\nHELP\r\n")
+    folded = raw.replace(b"<a very long", b"<a very\r\n\tlong")
+    assert post.intake.receive(raw, "first") is not None
+    assert post.intake.receive(folded, "second") is None
