@@ -31,6 +31,7 @@ from gm.domain.orders import (
     Order,
     SupportHold,
     SupportMove,
+    Waive,
 )
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Dislodgement, Position
@@ -491,7 +492,7 @@ class _Resolver:
                     self._resolve(node, False)
         finally:
             sys.setrecursionlimit(depth)
-        results: list[OrderResult | None] = [None if r.acts else refusal(r) for r in rulings]
+        results = [_PENDING if r.acts else refusal(r) for r in rulings]
         winners: dict[str, list[_Node]] = {}
         for n in nodes:
             if n.result and n.kind == MOVE:
@@ -504,6 +505,7 @@ class _Resolver:
         moved_to: dict[int, Location] = {}
         beaten: list[tuple[Unit, _Node]] = []
         beaten_by: dict[int, str] = {}
+        track = self.several_steps or self.effects is not None  # where each unit went, by slot
         for node in nodes:
             carrier = node.carrier
             if carrier is not None and carrier.kind == MOVE and carrier.result:
@@ -514,7 +516,8 @@ class _Resolver:
             elif node.kind == MOVE and node.result:
                 attacker = None
                 moved.append(Unit(node.power, node.unit.type, node.destination))  # type: ignore[arg-type]
-                moved_to[node.slot] = node.destination  # type: ignore[assignment]
+                if track:
+                    moved_to[node.slot] = node.destination  # type: ignore[assignment]
             else:
                 attacker = self._dislodger(node, winners.get(node.province))
                 if attacker is not None:
@@ -534,7 +537,7 @@ class _Resolver:
                 if ruling.counts and ruling.slot in gone:
                     results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.DESTROYED,
                                                  gone[ruling.slot])
-                elif ruling.acts and self.by_slot[ruling.slot].ruling != index:  # it went with another
+                elif results[index] is _PENDING:  # it went with another
                     node = self.by_slot[ruling.slot]
                     results[index] = self._carried_result(ruling, node, node.slot in beaten_by)
         units = tuple(staying + moved)
@@ -547,11 +550,7 @@ class _Resolver:
                              self.variant.retreat_options(unit, by.province, by.convoyed, occupied, contested))
                 for unit, by in beaten
             )
-        complete: list[OrderResult] = []
-        for result in results:
-            assert result is not None
-            complete.append(result)
-        outcome = MovementOutcome(complete, units, dislodged)
+        outcome = MovementOutcome(results, units, dislodged)
         if self.effects is not None:
             outcome.destroyed = [(self.effects.position.units[slot], why)
                                  for slot, why in self.effects.destroyed.items()]
@@ -626,6 +625,9 @@ class _Resolver:
             if len(real) >= 2:
                 contested.add(province)
         return contested
+
+
+_PENDING: Final = OrderResult("", Waive(), None, False)  # a result not yet decided
 
 
 def amount_text(amount: float) -> str:
