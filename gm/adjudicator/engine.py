@@ -14,8 +14,6 @@ rules after it. Every die rolled on the way is in the report.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-
 from gm.adjudicator.adjustments import resolve_adjustments
 from gm.adjudicator.dice import Dice
 from gm.adjudicator.effects import Effects
@@ -31,15 +29,21 @@ from gm.domain.position import Position
 from gm.domain.units import Unit
 
 
-@dataclass(frozen=True)
 class PhaseReport:
-    results: list[OrderResult]  # one per submitted order, in the order submitted (then second moves)
-    resolved: Position  # the board when this phase is over (dislodged units still listed)
-    next: Position  # the position at the start of the next phase that has work
-    winner: str | None
-    civil_disorder: tuple[Unit, ...] = ()  # units removed for lack of removal orders
-    rolls: tuple[Roll, ...] = ()  # every die rolled, in order
-    destroyed: tuple[tuple[Unit, str], ...] = ()  # units a variant's rule removed, and why
+    """What a phase did. A plain class: compiled (setup.py), its constructor runs no Python."""
+
+    __slots__ = ("results", "resolved", "next", "winner", "civil_disorder", "rolls", "destroyed")
+
+    def __init__(self, results: list[OrderResult], resolved: Position, next: Position, winner: str | None,
+                 civil_disorder: tuple[Unit, ...] = (), rolls: tuple[Roll, ...] = (),
+                 destroyed: tuple[tuple[Unit, str], ...] = ()):
+        self.results = results  # one per submitted order, in the order submitted (then second moves)
+        self.resolved = resolved  # the board when this phase is over (dislodged units still listed)
+        self.next = next  # the position at the start of the next phase that has work
+        self.winner = winner
+        self.civil_disorder = civil_disorder  # units removed for lack of removal orders
+        self.rolls = rolls  # every die rolled, in order
+        self.destroyed = destroyed  # units a variant's rule removed, and why
 
 
 def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],

@@ -50,7 +50,6 @@ class _Board:
     """
 
     def __init__(self, units: Sequence[Unit]):
-        first: dict[str, Unit] = {}
         slots: dict[str, int] = {}
         stacked: dict[str, list[int]] | None = None
         for slot, unit in enumerate(units):
@@ -60,41 +59,45 @@ class _Board:
                     stacked = {}
                 stacked.setdefault(province, [slots[province]]).append(slot)
             else:
-                first[province] = unit
                 slots[province] = slot
         self.units = units
-        self.first = first
-        self.slots = slots
-        self.stacked = stacked
+        self.slots = slots  # province -> the slot of its (first) unit
+        self.stacked = stacked  # province -> slots, where several units stand
         self.last_ordered: dict[int, int] = {}  # slot -> number of its latest order
+        self.problem: str | None = None  # why the unit ``find`` found may not be ordered
 
-    def find(self, power: str, ref: UnitRef, count: int) -> tuple[int, str | None]:
-        """The slot of the unit ``ref`` names for ``power`` (-1: none), and why it may not be
-        ordered (None: it may). ``count`` numbers the orders, for identical units."""
+    def find(self, power: str, ref: UnitRef, count: int) -> int:
+        """The slot of the unit ``ref`` names for ``power`` (-1: none); ``problem`` says why it
+        may not be ordered (None: it may). ``count`` numbers the orders, for identical units."""
         province = ref.location.province
         stacked = self.stacked
         if stacked is None or province not in stacked:
             slot = self.slots.get(province, -1)
-            return slot, None if slot >= 0 and self.units[slot].power == power else ""
+            self.problem = None if slot >= 0 and self.units[slot].power == power else ""
+            return slot
         candidates = stacked[province]
         mine = [s for s in candidates if self.units[s].power == power]
+        self.problem = ""
         if not mine:
-            return candidates[0], ""
+            return candidates[0]
         typed = [s for s in mine if self.units[s].type is ref.type] or mine
         kinds = {(self.units[s].type, self.units[s].location.coast) for s in typed}
         if len(kinds) > 1:
             names = " or ".join(sorted({str(self.units[s]) for s in typed}))
-            return typed[0], f"{power} has several units in {province}: say which ({names})"
+            self.problem = f"{power} has several units in {province}: say which ({names})"
+            return typed[0]
         last = self.last_ordered
         slot = min(typed, key=lambda s: last.get(s, -1))
         last[slot] = count
-        return slot, None
+        self.problem = None
+        return slot
 
     def other(self, ref: UnitRef, acting: Unit) -> Unit | None:
         """The unit a support or convoy names: of the type written, not the acting unit."""
         province = ref.location.province
         if self.stacked is None or province not in self.stacked:
-            return self.first.get(province)
+            slot = self.slots.get(province, -1)
+            return self.units[slot] if slot >= 0 else None
         candidates = [self.units[s] for s in self.stacked[province] if self.units[s] is not acting]
         if not candidates:
             return acting
@@ -113,7 +116,8 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
         if ref is None:
             rulings.append(Ruling(power, order, None, illegal=reviewer.not_yours(power, None, None)))
             continue
-        slot, problem = board.find(power, ref, count)
+        slot = board.find(power, ref, count)
+        problem = board.problem
         unit = position.units[slot] if slot >= 0 else None
         if problem is not None or unit is None:
             rulings.append(Ruling(power, order, unit, problem or reviewer.not_yours(power, ref, unit), slot))
@@ -175,7 +179,8 @@ def review_retreats(variant: Variant, position: Position, submitted: Sequence[tu
     board = _Board([d.unit for d in position.dislodged])
     rulings = []
     for count, (power, order) in enumerate(submitted):
-        slot, problem = board.find(power, order.unit, count) if order.unit is not None else (-1, "")
+        slot = board.find(power, order.unit, count) if order.unit is not None else -1
+        problem = board.problem if slot >= 0 else ""
         entry = position.dislodged[slot] if slot >= 0 else None
         unit = entry.unit if entry else None
         try:
