@@ -21,11 +21,11 @@ def result_of(report: PhaseReport, text: str) -> OrderResult:
 
 
 def units(report: PhaseReport, *, after: str = "resolved") -> list[str]:
-    """The units on the board ("Power: A XXX"), sorted: after the phase, or at the next phase."""
+    """The units on the board ("Rome: A ROM"), sorted: after the phase, or at the next phase."""
     board = report.resolved if after == "resolved" else report.next
     return sorted(f"{u.power}: {u}" for u in board.units)
 
 
 def dislodged(report: PhaseReport) -> dict[str, list[str]]:
-    """Each dislodged unit ("Power: A XXX") with where it may retreat."""
+    """Each dislodged unit ("Rome: A ROM") with where it may retreat."""
     return {f"{d.unit.power}: {d.unit}": sorted(str(r) for r in d.retreats) for d in report.resolved.dislodged}
