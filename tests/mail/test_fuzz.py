@@ -4,10 +4,11 @@ charsets, transfer encodings, line ends, sizes, senders, what the text says).
 * 100,000 mails through everything that reads a mail before the database: cutting a large mail
   down, parsing, the sender and subject, the rules for mail never to answer, the text, and the
   commands in it. Nothing may raise.
-* 8,000 more through the whole intake (6,000 on SQLite, 2,000 on PostgreSQL), against a started
-  game whose secrets the generated mails sometimes know: every mail is stored (or recognised
-  as one seen before), and every stored mail ends handled or ignored with a reason. A shunted
-  mail fails the test too: shunting is for the unforeseen, and these mails are foreseen.
+* 100,000 more through the whole intake on SQLite (about four minutes), and 2,000 on PostgreSQL,
+  against a started game whose secrets the generated mails sometimes know: every mail is stored
+  (or recognised as one seen before), and every stored mail ends handled or ignored with a
+  reason. A shunted mail fails the test too: shunting is for the unforeseen, and these mails are
+  foreseen. (At this size the fuzz found a Message-ID folded differently in a cut-down copy.)
 """
 
 from __future__ import annotations
@@ -73,10 +74,11 @@ def test_a_hundred_thousand_mails_are_read_without_an_exception() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_every_mail_is_stored_and_ends_handled_or_ignored(post: Post) -> None:
     services = post.world.services
     services.config = dataclasses.replace(services.config, max_mail_bytes=MAX_BYTES)
-    wanted = 6_000 if services.config.database_url.startswith("sqlite") else 2_000  # PostgreSQL is slower here
+    wanted = 100_000 if services.config.database_url.startswith("sqlite") else 2_000  # PostgreSQL is slower here
     examples = wanted // PER_RECIPE
     fed = {"mails": 0, "seen before": 0}
 
