@@ -42,12 +42,12 @@ def test_the_hot_modules_run_compiled(name: str) -> None:
 
 
 @pytest.mark.slow
-def test_the_pure_python_adjudicator_passes_the_datc_and_the_properties() -> None:
+def test_the_pure_python_adjudicator_passes_the_datc_the_mechanisms_and_the_properties() -> None:
     env = dict(os.environ, GM_PURE_PYTHON="1")
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_datc.py",
          "tests/test_engine_properties.py", "tests/test_interchange.py", "tests/test_legality_cache.py",
-         "tests/test_compiled.py",
+         "tests/engine", "tests/test_compiled.py",
          "-k", "not pure_python"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
