@@ -15,15 +15,25 @@ def run() -> None:
     if engine is None:
         engine = create_engine(context.config.get_main_option("sqlalchemy.url"))
     with engine.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=target_metadata,
-            render_as_batch=connection.dialect.name == "sqlite",
-            compare_type=True,
-        )
-        with context.begin_transaction():
-            context.run_migrations()
-        connection.commit()
+        sqlite = connection.dialect.name == "sqlite"
+        # A batch migration on SQLite copies a table and drops the old one: with foreign keys
+        # on, the drop would delete the rows that refer to it (seats, phases...) by cascade.
+        # The pragma only takes effect outside a transaction, hence the driver's connection.
+        if sqlite:
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=target_metadata,
+                render_as_batch=sqlite,
+                compare_type=True,
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+            connection.commit()
+        finally:
+            if sqlite:
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
 
 
 run()

@@ -34,10 +34,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    if op.get_bind().dialect.name == 'sqlite':
-        # A batch drop would copy the table and drop the old one, and SQLite (foreign keys on)
-        # would then delete every game's seats, phases and orders by cascade.
-        op.execute('ALTER TABLE games DROP COLUMN dice_seed')
-        return
-    with op.batch_alter_table('games', schema=None) as batch_op:
+    with op.batch_alter_table('games', schema=None) as batch_op:  # no cascade: see migrations/env.py
         batch_op.drop_column('dice_seed')

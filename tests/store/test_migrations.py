@@ -64,3 +64,26 @@ def test_games_from_before_dice_seeds_get_a_seed_each_and_going_down_keeps_their
         assert connection.execute(text("SELECT count(*) FROM seats")).scalar() == 1
         assert connection.execute(text("SELECT count(*) FROM games")).scalar() == 2
     engine.dispose()
+
+
+def test_going_down_to_the_first_revision_and_up_again_keeps_every_games_seats(database_url: str) -> None:
+    """A batch migration on SQLite copies tables; it must never delete the rows that refer to
+    them (migrations/env.py turns foreign keys off while migrating)."""
+    engine = make_engine(database_url)
+    upgrade(engine)
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO games (id, name, variant, status, settings, settings_source, settings_digest, phase_seq,"
+            " notices, paused_reason, created_at, version, gm_secret_hash, dice_seed)"
+            " VALUES (1, 'g', 'standard', 'active', '{}', '', '', 1, '{}', '', '2026-01-01 00:00:00+00:00', 1, '', 'x')"))
+        connection.execute(text("INSERT INTO players (id, email, name, timezone, preferences, created_at)"
+                                " VALUES (1, 'a@example.test', '', 'UTC', '{}', '2026-01-01 00:00:00+00:00')"))
+        connection.execute(text("INSERT INTO seats (game_id, player_id, secret_hash, status, missed, missed_in_row,"
+                                " draw_vote, joined_at) VALUES (1, 1, '', 'active', 0, 0, false,"
+                                " '2026-01-01 00:00:00+00:00')"))
+    downgrade(engine, "0001")
+    upgrade(engine)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM seats")).scalar() == 1
+        assert connection.execute(text("SELECT count(*) FROM games")).scalar() == 1
+    engine.dispose()
