@@ -211,6 +211,8 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
         document["second_moves"] = dict(sorted(pending.items()))
     if report.destroyed:
         document["destroyed"] = [{"power": u.power, "unit": str(u), "reason": why} for u, why in report.destroyed]
+    if report.announcements:
+        document["announcements"] = list(report.announcements)
     if report.rolls:
         document["rolls"] = [{"phase": r.phase, "purpose": r.purpose, "sides": r.sides, "value": r.value,
                               "effect": r.effect} for r in report.rolls]

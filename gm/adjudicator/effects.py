@@ -12,7 +12,8 @@ The engine makes one ``Effects`` per movement phase and hands it to the variant'
 * ``close``: a border is closed to every unit but one power's (a land bridge under an enemy
   fleet's attack): moves and supports across it are prevented.
 * ``destroy``: a unit is gone before the land battles (a fleet sunk at sea).
-* ``dice``: the phase's dice (gm.adjudicator.dice); every roll goes into the results.
+* ``roll``: a die (gm.adjudicator.dice); ``announce``: a line for the results. Both go into the
+  phase's log, and from there into the results.
 
 Units are named by their *slot*, their index in the position's units (``slot_of``).
 """
@@ -21,20 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gm.adjudicator.dice import Dice
+from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Ruling
 from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove
+from gm.domain.outcomes import Roll
 from gm.domain.position import Position
 from gm.domain.units import Unit
 
 
 class Effects:
-    __slots__ = ("position", "rulings", "dice", "bonus", "hold_bonus", "carried", "destroyed", "notes", "_closed")
+    __slots__ = ("position", "rulings", "log", "bonus", "hold_bonus", "carried", "destroyed", "notes", "_closed")
 
-    def __init__(self, position: Position, rulings: Sequence[Ruling], dice: Dice):
+    def __init__(self, position: Position, rulings: Sequence[Ruling], log: PhaseLog):
         self.position = position
         self.rulings = rulings
-        self.dice = dice
+        self.log = log
         self.bonus: dict[int, float] = {}  # slot -> strength added to all it does
         self.hold_bonus: dict[int, float] = {}  # slot -> strength added while it does not move
         self.carried: dict[int, int] = {}  # slot -> slot of the unit it goes with
@@ -99,6 +101,13 @@ class Effects:
 
     def note(self, slot: int, text: str) -> None:
         self.notes.setdefault(slot, []).append(text)
+
+    def roll(self, purpose: str, sides: int = 6) -> Roll:
+        """A die for this phase; set ``effect`` on the roll once it has been used."""
+        return self.log.roll(self.phase, purpose, sides)
+
+    def announce(self, text: str) -> None:
+        self.log.announce(text)
 
     # -- applied by the engine once the variant is done ------------------------------------
 

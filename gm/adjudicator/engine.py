@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from gm.adjudicator.adjustments import resolve_adjustments
-from gm.adjudicator.dice import Dice
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.legality import review_movement, review_retreats
+from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.retreats import resolve_retreats
 from gm.adjudicator.rulings import refusal
 from gm.adjudicator.steps import resolve_moves
 from gm.adjudicator.variant import Variant
-from gm.domain.orders import MoveThen, Order, SecondMove
+from gm.domain.orders import MoveThen, Order, Retreat, SecondMove
 from gm.domain.outcomes import OrderResult, Roll
 from gm.domain.phases import PhaseKind
+from gm.domain.geography import Location
 from gm.domain.position import Position
 from gm.domain.units import Unit
 
@@ -32,11 +33,11 @@ from gm.domain.units import Unit
 class PhaseReport:
     """What a phase did. A plain class: compiled (setup.py), its constructor runs no Python."""
 
-    __slots__ = ("results", "resolved", "next", "winner", "civil_disorder", "rolls", "destroyed")
+    __slots__ = ("results", "resolved", "next", "winner", "civil_disorder", "rolls", "destroyed", "announcements")
 
     def __init__(self, results: list[OrderResult], resolved: Position, next: Position, winner: str | None,
                  civil_disorder: tuple[Unit, ...] = (), rolls: tuple[Roll, ...] = (),
-                 destroyed: tuple[tuple[Unit, str], ...] = ()):
+                 destroyed: tuple[tuple[Unit, str], ...] = (), announcements: tuple[str, ...] = ()):
         self.results = results  # one per submitted order, in the order submitted (then second moves)
         self.resolved = resolved  # the board when this phase is over (dislodged units still listed)
         self.next = next  # the position at the start of the next phase that has work
@@ -44,26 +45,30 @@ class PhaseReport:
         self.civil_disorder = civil_disorder  # units removed for lack of removal orders
         self.rolls = rolls  # every die rolled, in order
         self.destroyed = destroyed  # units a variant's rule removed, and why
+        self.announcements = announcements  # what the variant's rules did that no order asked for
 
 
 def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],
                seed: str | None = None) -> PhaseReport:
     """``seed``: the game's secret dice seed (gm.adjudicator.dice), for variants that roll."""
     kind = position.phase.kind
-    dice = Dice(seed)
+    log = PhaseLog(seed)
     disorder: list[Unit] = []
     destroyed: list[tuple[Unit, str]] = []
     if kind is PhaseKind.MOVEMENT:
-        results, resolved, destroyed = _movement(variant, position, submitted, dice)
+        results, resolved, destroyed = _movement(variant, position, submitted, log)
+        done = resolved
         if (resolved.dislodged or resolved.second_moves) and not retreats_playable(resolved):
-            resolved = _retreats_unplayed(variant, resolved, results)
+            resolved, done = _retreats_unplayed(variant, resolved, results, log)
     elif kind is PhaseKind.RETREATS:
-        results, resolved = _retreats(variant, position, submitted)
+        results, resolved = _retreats(variant, position, submitted, log)
+        done = resolved
     else:
         results, resolved, disorder = _adjustments(variant, position, submitted)
-    following = advance(variant, resolved, dice)
+        done = resolved
+    following = advance(variant, done, log)
     return PhaseReport(results, resolved, following, variant.winner(following), tuple(disorder),
-                       tuple(dice.rolls), tuple(destroyed))
+                       tuple(log.rolls), tuple(destroyed), tuple(log.announcements))
 
 
 def retreats_playable(position: Position) -> bool:
@@ -71,27 +76,28 @@ def retreats_playable(position: Position) -> bool:
     return any(d.retreats for d in position.dislodged)
 
 
-def advance(variant: Variant, position: Position, dice: Dice | None = None) -> Position:
+def advance(variant: Variant, position: Position, log: PhaseLog | None = None) -> Position:
     """From a finished phase to the start of the next phase with something to do."""
     calendar = variant.calendar
-    dice = dice or Dice(None)
+    log = log or PhaseLog(None)
     current = position
     while True:
         nxt = calendar.following(current.phase)
         if (nxt.year, nxt.season_index) != (current.phase.year, current.phase.season_index):
-            current = variant.end_of_season(current, dice)
+            current = variant.end_of_season(current, log)
         current = current.replace(phase=nxt)
         if variant.has_work(current):
             return current
         if nxt.kind is PhaseKind.RETREATS and (current.dislodged or current.second_moves):
-            current = _retreats(variant, current, [])[1].replace(dislodged=())
+            current = _retreats(variant, current, [], log)[1]
 
 
 def _movement(
-    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]], dice: Dice
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]], log: PhaseLog
 ) -> tuple[list[OrderResult], Position, list[tuple[Unit, str]]]:
+    position, submitted = variant.prepare_movement(position, submitted)
     rulings = review_movement(variant, position, submitted)
-    effects = Effects(position, rulings, dice)
+    effects = Effects(position, rulings, log)
     variant.before_movement(effects)
     effects.apply_closures()
     outcome = variant.after_movement(effects, resolve_moves(variant, position, rulings, effects))
@@ -100,14 +106,19 @@ def _movement(
     return outcome.results, resolved, outcome.destroyed
 
 
-def _retreats_unplayed(variant: Variant, resolved: Position, results: list[OrderResult]) -> Position:
+def _retreats_unplayed(variant: Variant, resolved: Position, results: list[OrderResult],
+                       log: PhaseLog) -> tuple[Position, Position]:
     """The retreat phase nobody can play, carried out at once: the dislodged units are destroyed
-    (they stay listed as dislodged, with nowhere to go) and the second moves are made; each
-    second move's outcome is noted on the order that asked for it."""
-    second = _retreats(variant, resolved, [])
-    for outcome in second[0]:
+    and the second moves are made; each second move's outcome is noted on the order that asked
+    for it. Returns the board to report (dislodged units still listed, with nowhere to go) and
+    the position when that retreat phase is over."""
+    retreat_phase = variant.calendar.following(resolved.phase)
+    carried_out, after = _retreats(variant, resolved, [], log)
+    for outcome in carried_out:
         _note_second_move(results, outcome)
-    return resolved.replace(units=second[1].units, second_moves=())
+    if retreat_phase.kind is PhaseKind.RETREATS:
+        after = after.replace(phase=retreat_phase)
+    return resolved.replace(units=after.units, second_moves=(), extra=after.extra), after
 
 
 def _note_second_move(results: list[OrderResult], outcome: OrderResult) -> None:
@@ -123,18 +134,26 @@ def _note_second_move(results: list[OrderResult], outcome: OrderResult) -> None:
 
 
 def _retreats(
-    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]
+    variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]], log: PhaseLog
 ) -> tuple[list[OrderResult], Position]:
     rulings = review_retreats(variant, position, submitted)
     phase = resolve_retreats(variant, position, rulings)
     decided = {outcome.ruling: outcome for outcome in phase.outcomes}
     results: list[OrderResult] = []
+    went: dict[int, Location] = {}  # slot in the dislodged units -> where it retreated
     for index, ruling in enumerate(rulings):
         outcome = decided.get(index)
         results.append(refusal(ruling) if outcome is None else
                        OrderResult(ruling.power, ruling.order, ruling.unit, outcome.succeeded, outcome.reason))
+        order = ruling.order
+        if outcome is not None and outcome.succeeded and isinstance(order, Retreat):
+            went[ruling.slot] = order.destination
+    moves: list[tuple[Unit, Location | None]] = [(d.unit, went.get(slot)) for slot, d in enumerate(position.dislodged)]
+    for second in phase.second_moves:
+        if second.succeeded and second.unit is not None and isinstance(second.order, SecondMove):
+            moves.append((second.unit, second.order.path[-1]))
     resolved = position.replace(units=phase.units + tuple(phase.survivors), dislodged=(), second_moves=())
-    return results + phase.second_moves, resolved
+    return results + phase.second_moves, variant.after_retreats(resolved, moves, log)
 
 
 def _adjustments(

@@ -16,6 +16,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import (
     Convoy,
+    Declaration,
     Disband,
     Hold,
     Move,
@@ -113,6 +114,9 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
     rulings: list[Ruling] = []
     for count, (power, order) in enumerate(submitted):
         ref: UnitRef | None = order.unit
+        if isinstance(order, Declaration):  # attached to no unit's order: never supersedes
+            rulings.append(reviewer.declaration(power, order))
+            continue
         if ref is None:
             rulings.append(Ruling(power, order, None, illegal=reviewer.not_yours(power, None, None)))
             continue
@@ -245,6 +249,18 @@ class _MovementReview:
             and provinces[destination].holds_fleets
             and self.convoys.route_exists(origin, destination, avoid)
         )
+
+    def declaration(self, power: str, order: Declaration) -> Ruling:
+        """A declaration, judged by the variant, with the unit it names (if that unit is the power's)."""
+        ref = order.unit
+        slot = self.board.slots.get(ref.location.province, -1) if ref is not None else -1
+        unit = self.board.units[slot] if slot >= 0 else None
+        if unit is not None and unit.power != power:
+            unit = None
+        try:
+            return Ruling(power, self.variant.review_order(self, unit, order), unit)
+        except Illegal as why:
+            return Ruling(power, order, unit, str(why))
 
     def verdict(self, unit: Unit, order: Order) -> Order | str:
         """The order as it counts, or why it does not."""

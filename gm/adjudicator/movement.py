@@ -125,7 +125,7 @@ class _Resolver:
         self.variant = variant
         self.stacks = stacks = variant.stacks
         strength = variant.strength
-        units = position.units
+        self.position_units = units = position.units
         self.by_slot = by_slot = [_Node(u, strength(u), i) for i, u in enumerate(units)]
         self.effects = effects if effects is not None and effects.changes_anything else None
         nodes = by_slot
@@ -163,8 +163,11 @@ class _Resolver:
         self.uncertain = False
         self.several_steps = False
         ordered = []
+        self.declared = False  # some order is a declaration, attached to no unit
         for index, ruling in enumerate(rulings):
-            if ruling.acts and ruling.slot >= 0:
+            if ruling.acts and ruling.slot < 0:
+                self.declared = True
+            elif ruling.acts:
                 node = self.by_slot[ruling.slot]
                 if node.carrier is None and ruling.slot not in self.gone:
                     if _give_order(node, ruling.acting or ruling.order, index):
@@ -505,7 +508,6 @@ class _Resolver:
         moved_to: dict[int, Location] = {}
         beaten: list[tuple[Unit, _Node]] = []
         beaten_by: dict[int, str] = {}
-        track = self.several_steps or self.effects is not None  # where each unit went, by slot
         for node in nodes:
             carrier = node.carrier
             if carrier is not None and carrier.kind == MOVE and carrier.result:
@@ -516,8 +518,7 @@ class _Resolver:
             elif node.kind == MOVE and node.result:
                 attacker = None
                 moved.append(Unit(node.power, node.unit.type, node.destination))  # type: ignore[arg-type]
-                if track:
-                    moved_to[node.slot] = node.destination  # type: ignore[assignment]
+                moved_to[node.slot] = node.destination  # type: ignore[assignment]
             else:
                 attacker = self._dislodger(node, winners.get(node.province))
                 if attacker is not None:
@@ -531,10 +532,13 @@ class _Resolver:
                 results[node.ruling] = OrderResult(ruling.power, ruling.order, ruling.unit, succeeded, reason,
                                                    notes=self._notes(node) if self.effects is not None
                                                    or node.partial else ())
-        if self.effects is not None:  # the orders of units gone, or going with another
+        if self.effects is not None or self.declared:  # declarations; units gone or going with another
             gone = self.gone
             for index, ruling in enumerate(rulings):
-                if ruling.counts and ruling.slot in gone:
+                if ruling.slot < 0:
+                    if results[index] is _PENDING:  # what it does, the variant's rules say after
+                        results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, True)
+                elif ruling.counts and ruling.slot in gone:
                     results[index] = OrderResult(ruling.power, ruling.order, ruling.unit, False, Reason.DESTROYED,
                                                  gone[ruling.slot])
                 elif results[index] is _PENDING:  # it went with another
@@ -550,7 +554,7 @@ class _Resolver:
                              self.variant.retreat_options(unit, by.province, by.convoyed, occupied, contested))
                 for unit, by in beaten
             )
-        outcome = MovementOutcome(results, units, dislodged)
+        outcome = MovementOutcome(results, units, dislodged, self.position_units, moved_to)
         if self.effects is not None:
             outcome.destroyed = [(self.effects.position.units[slot], why)
                                  for slot, why in self.effects.destroyed.items()]

@@ -69,12 +69,21 @@ def refusal(ruling: Ruling) -> OrderResult:
 class MovementOutcome:
     """What the moves did: each order's result and the board after them."""
 
-    __slots__ = ("results", "units", "dislodged", "second_moves", "destroyed", "extra")
+    __slots__ = ("results", "units", "dislodged", "second_moves", "destroyed", "extra", "before", "moved")
 
-    def __init__(self, results: list[OrderResult], units: tuple[Unit, ...], dislodged: tuple[Dislodgement, ...]):
+    def __init__(self, results: list[OrderResult], units: tuple[Unit, ...], dislodged: tuple[Dislodgement, ...],
+                 before: tuple[Unit, ...] = (), moved: dict[int, Location] | None = None):
         self.results = results  # one per ruling, in the same order
         self.units = units  # the units on the board after the moves (dislodged ones not among them)
         self.dislodged = dislodged
         self.second_moves: tuple[PendingMove, ...] = ()  # second moves left for the retreat phase
         self.destroyed: list[tuple[Unit, str]] = []  # units a rule removed, and why
         self.extra: Mapping[str, Any] | None = None  # the variant's new state, if it changed
+        self.before = before  # the units at the start of the phase
+        self.moved: dict[int, Location] = moved or {}  # slot in ``before`` -> where the unit went
+
+    @property
+    def moves(self) -> list[tuple[Unit, Location]]:
+        """Each unit that moved (as it stood at the start of the phase) and where it went: what
+        a variant needs to carry state kept by province along with the units."""
+        return [(self.before[slot], where) for slot, where in self.moved.items()]

@@ -110,7 +110,9 @@ class _Rounds:
                          tuple(r for r in d.retreats if r.province not in occupied and r.province not in self.contested))
             for d in self.dislodged
         )
-        outcome = MovementOutcome(self.results, units, dislodged)
+        source = self.position.units
+        moved = {slot: where for slot, where in enumerate(self.where) if where is not None and where != source[slot].location}
+        outcome = MovementOutcome(self.results, units, dislodged, source, moved)
         outcome.destroyed = self.destroyed
         outcome.extra = self.extra
         return outcome
@@ -161,7 +163,7 @@ class _Rounds:
                  new_slot: dict[int, int]) -> Effects:
         """The first round's bonuses, carried units and notes, for this round's board; and the
         supports given to a path's step into this round's province."""
-        effects = Effects(board, rulings, self.effects.dice)
+        effects = Effects(board, rulings, self.effects.log)
         for slot, amount in self.effects.bonus.items():
             if slot in new_slot:
                 effects.bonus[new_slot[slot]] = amount

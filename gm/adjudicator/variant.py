@@ -14,8 +14,8 @@ from functools import cached_property
 
 from mypy_extensions import mypyc_attr
 
-from gm.adjudicator.dice import Dice
 from gm.adjudicator.effects import Effects
+from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Order
@@ -231,10 +231,18 @@ class Variant:
 
     # -- rules around a movement phase -------------------------------------------------------
 
-    def review_order(self, review: MoveChecks, unit: Unit, order: Order) -> Order:
+    def review_order(self, review: MoveChecks, unit: Unit | None, order: Order) -> Order:
         """Legality of an order of the variant's own kind: the order as it counts, or raise
-        ``Illegal`` with the reason; ``review`` offers the standard checks."""
+        ``Illegal`` with the reason; ``review`` offers the standard checks. ``unit`` is the unit
+        the order commands (for a ``Declaration``: the power's unit it names, or None)."""
         raise Illegal(f"'{order}' is not a movement-phase order")
+
+    def prepare_movement(self, position: Position, submitted: Sequence[tuple[str, Order]]
+                         ) -> tuple[Position, Sequence[tuple[str, Order]]]:
+        """Change the board before the orders are reviewed (a leader placed where its player
+        says, and the orders for it rewritten to match): the same number of orders, in the same
+        order. Also asked when orders are checked on submission."""
+        return position, submitted
 
     def before_movement(self, effects: Effects) -> None:
         """Turn orders into changes of the phase before it is resolved (gm.adjudicator.effects)."""
@@ -243,6 +251,13 @@ class Variant:
         """Finish the variant's own orders once the moves are resolved (a sack that was not
         attacked succeeds), and update ``Position.extra`` through ``outcome.extra``."""
         return outcome
+
+    def after_retreats(self, position: Position, moves: Sequence[tuple[Unit, Location | None]],
+                       log: PhaseLog) -> Position:
+        """The board after a retreat phase; ``moves``: each dislodged unit with where it went
+        (None: destroyed or disbanded), then each second move made, to carry state kept by
+        province along with the units."""
+        return position
 
     # -- retreats ------------------------------------------------------------------
 
@@ -320,8 +335,9 @@ class Variant:
             return any(d.retreats for d in position.dislodged)
         return self.has_adjustments(position)
 
-    def end_of_season(self, position: Position, dice: Dice) -> Position:
-        """Called when a season is over (all its phases done or skipped); may roll ``dice``."""
+    def end_of_season(self, position: Position, log: PhaseLog) -> Position:
+        """Called when a season is over (all its phases done or skipped); may roll dice and
+        announce what it did through ``log``."""
         season = self.calendar.season_of(position.phase)
         if season.updates_ownership:
             return position.replace(centres=self.update_ownership(position))

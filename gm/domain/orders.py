@@ -35,6 +35,14 @@ class Order:
     unit: UnitRef | None
 
 
+class Declaration(Order):
+    """Base of orders that declare something (where a unit starts, a payment) rather than command
+    a unit: a declaration never replaces, nor is replaced by, a unit's order, and the variant's
+    rules decide what it does (``Variant.review_order``, its hooks)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Hold(Order):
     unit: UnitRef

@@ -87,9 +87,12 @@ def check_orders(variant: Variant, position: Position, power: str, orders: list[
     """Why each order could not count in this phase, or None (the same rules as adjudication;
     each order on its own, as the last order for a unit is the one that counts)."""
     kind = position.phase.kind
-    if kind is PhaseKind.MOVEMENT or kind is PhaseKind.RETREATS:
-        review = review_movement if kind is PhaseKind.MOVEMENT else review_retreats
-        return [ruling.illegal for ruling in review(variant, position, [(power, o) for o in orders])]
+    submitted = [(power, o) for o in orders]
+    if kind is PhaseKind.MOVEMENT:
+        board, prepared = variant.prepare_movement(position, submitted)
+        return [ruling.illegal for ruling in review_movement(variant, board, prepared)]
+    if kind is PhaseKind.RETREATS:
+        return [ruling.illegal for ruling in review_retreats(variant, position, submitted)]
     reasons: list[str | None] = []
     for order in orders:
         outcome = resolve_adjustments(variant, position, [(power, order)]).outcomes[0]

@@ -70,6 +70,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
                    "when": "" if r.phase == phase_code else variant.title(variant.calendar.parse(r.phase))}
                   for r in report.rolls],
         "destroyed": [{"unit": namer.owned_unit(unit), "reason": reason} for unit, reason in report.destroyed],
+        "announcements": list(report.announcements),
         "centres": centres,
         "adjustments": adjustments,
         "next_title": variant.title(nxt.phase),

@@ -77,6 +77,7 @@ def _results_document(report: PhaseReport) -> dict[str, Any]:
                   for r in report.rolls],
         "destroyed": [{"unit": unit_text(unit), "power": unit.power, "reason": reason}
                       for unit, reason in report.destroyed],
+        "announcements": list(report.announcements),
         "dislodged": [
             {"unit": unit_text(d.unit), "power": d.unit.power, "from": d.attacker_from,
              "retreats": [str(r) for r in d.retreats]}

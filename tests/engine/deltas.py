@@ -56,7 +56,7 @@ class LeadersAndBridges(Variant):
     def support_cut(self, unit: Unit) -> SupportCut:
         return SupportCut.BY_STRENGTH if unit.type in (DOUBLE_ARMY, DOUBLE_FLEET) else SupportCut.WHOLE
 
-    def review_order(self, review: MoveChecks, unit: Unit, order: Order) -> Order:
+    def review_order(self, review: MoveChecks, unit: Unit | None, order: Order) -> Order:
         if isinstance(order, Lead):
             if unit.type is not LEADER:
                 raise Illegal("only a leader leads")
@@ -189,7 +189,7 @@ class Seas(Variant):
     def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
         return grammar.extended(unit_verbs={"attacks": attacks})
 
-    def review_order(self, review: MoveChecks, unit: Unit, order: Order) -> Order:
+    def review_order(self, review: MoveChecks, unit: Unit | None, order: Order) -> Order:
         if isinstance(order, AttackAtSea):
             if unit.type is not FLEET or order.target.location != unit.location or order.owner is None:
                 raise Illegal("a fleet attacks fleets in its own sea")
@@ -207,7 +207,7 @@ class Seas(Variant):
                            and u.power == order.owner and u.type is FLEET), None)
             if target is None:
                 continue
-            roll = effects.dice.roll(effects.phase, f"attack by {ruling.unit} ({ruling.power}) on {units[target]}")
+            roll = effects.roll(f"attack by {ruling.unit} ({ruling.power}) on {units[target]}")
             if roll.value == 6:
                 roll.effect = f"{units[target]} ({order.owner}) sunk"
                 effects.destroy(target, f"sunk by {ruling.unit} ({ruling.power})")

@@ -12,8 +12,10 @@ from gm.interchange import InterchangeError, adjudicate_json
 from gm.variants.catalog import VariantCatalog
 
 from .deltas import Garrisons, LeadersAndBridges, Roads, Seas
+from .test_hooks import Following
 
 DELTAS: dict[str, Variant] = {v.name: v for v in (Garrisons(), LeadersAndBridges(), Roads(), Seas())}
+DELTAS["following"] = Following()
 STANDARD = VariantCatalog()
 
 
@@ -132,3 +134,11 @@ def test_a_unit_called_by_its_name_is_found_on_the_board() -> None:
     result = adjudicate({"variant": "leaders", "phase": "S-220M", "units": {"Carthage": ["A CAR", "L THA"]},
                          "orders": {"Carthage": ["Hannibal - ZAM"]}})
     assert result["results"]["Carthage"] == [{"order": "L THA - ZAM", "unit": "L THA", "outcome": "succeeds"}]
+
+
+def test_what_a_rule_announces_comes_out() -> None:
+    result = adjudicate({"variant": "following", "phase": "S100R", "extra": {"marked": ["ROM"]},
+                         "units": {"Gallia": ["A ROM"]},
+                         "dislodged": {"Latium": [{"unit": "A ROM", "retreats": ["NAP"]}]}})
+    assert result["announcements"] == ["the mark of A ROM is lost"]
+    assert result["extra"] == {"marked": []}

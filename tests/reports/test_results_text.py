@@ -50,7 +50,8 @@ def test_what_the_rules_did_is_in_the_results_text() -> None:
              Roll("S1901R", "harvest", 6, 5, "5 talents"))
     after = before.replace(units=(army.moved_to(Location("BUR")), fleet))
     report = PhaseReport(results, after, after.replace(phase=VARIANT.calendar.parse("F1901M")), None,
-                         rolls=rolls, destroyed=((other, "sunk in a storm"),))
+                         rolls=rolls, destroyed=((other, "sunk in a storm"),),
+                         announcements=("Aquitania rebels: it returns to the Barbarians",))
     assert _text(before, report) == (
         "Spring 1901 movement results for g.\n"
         "\n"
@@ -68,6 +69,9 @@ def test_what_the_rules_did_is_in_the_results_text() -> None:
         "\n"
         "Destroyed:\n"
         "  The English fleet in London: sunk in a storm.\n"
+        "\n"
+        "By the rules:\n"
+        "  Aquitania rebels: it returns to the Barbarians.\n"
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gm.adjudicator.dice import Dice
+from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
@@ -22,7 +22,7 @@ class Stormy(Variant):
         rolls = []
         for slot, unit in enumerate(effects.position.units):
             if unit.power == "England" and unit.type.letter == "F":
-                rolls.append((effects.dice.roll(effects.phase, f"storm, {unit}"), slot))
+                rolls.append((effects.roll(f"storm, {unit}"), slot))
         if rolls:
             sunk = min(rolls, key=lambda pair: pair[0].value)[1]
             for roll, slot in rolls:
@@ -35,9 +35,9 @@ class Stormy(Variant):
             if ruling.counts and ruling.unit is not None and ruling.unit.province == "MUN":
                 effects.prevent(index, "the Alps are snowed in")
 
-    def end_of_season(self, position: Position, dice: Dice) -> Position:
-        position = super().end_of_season(position, dice)
-        harvest = dice.roll(str(position.phase), "harvest")
+    def end_of_season(self, position: Position, log: PhaseLog) -> Position:
+        position = super().end_of_season(position, log)
+        harvest = log.roll(str(position.phase), "harvest")
         harvest.effect = f"{harvest.value} talents to every treasury"
         extra: dict[str, Any] = dict(position.extra)
         treasury = {power: amount + harvest.value for power, amount in extra.get("treasury", {}).items()}
