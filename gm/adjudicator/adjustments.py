@@ -111,9 +111,13 @@ class _State:
 
     def _remove(self, index, power, order: Disband, count: int, fail) -> AdjustmentOutcome:
         slot = self._named(power, order.unit)
+        name = self.variant.map.provinces[order.unit.province].name
         if slot is None:
-            return fail(f"{power} has no unit in {self.variant.map.provinces[order.unit.province].name}")
+            return fail(f"{power} has no unit in {name}")
         unit = self.position.units[slot]
+        if not self.variant.supplied(unit):
+            return fail(f"the {unit.type.name} in {name} needs no supply centre and is never removed for supply",
+                        unit=unit)
         if count >= 0:
             return fail(f"{power} has no units to remove", unit=unit)
         if slot in self.removed:
@@ -125,11 +129,11 @@ class _State:
         return AdjustmentOutcome(index, Disband(UnitRef(unit.location, unit.type)), unit, True)
 
     def _named(self, power: str, ref: UnitRef) -> int | None:
-        """The slot of the unit of ``power`` a removal names (of the type written, if several
-        share the province; one not already being removed first)."""
+        """The slot of the unit of ``power`` a removal names: of the type written, if several
+        share the province (else one that needs supply); one not already being removed first."""
         units = self.position.units
         mine = [s for s, u in enumerate(units) if u.location.province == ref.province and u.power == power]
-        typed = [s for s in mine if units[s].type is ref.type] or mine
+        typed = [s for s in mine if units[s].type is ref.type] or [s for s in mine if self.variant.supplied(units[s])] or mine
         return next((s for s in typed if s not in self.removed), typed[0] if typed else None)
 
     def civil_disorder(self) -> list[int]:
@@ -139,7 +143,9 @@ class _State:
             missing = -adjustment.count - self.used.get(power, 0)
             if adjustment.count >= 0 or missing <= 0:
                 continue
-            keep = [s for s, u in enumerate(self.position.units) if u.power == power and s not in self.removed]
+            supplied = self.variant.supplied
+            keep = [s for s, u in enumerate(self.position.units)
+                    if u.power == power and s not in self.removed and supplied(u)]
             owned = {c for c, owner in self.position.centres.items() if owner == power}
             distance = _distances(self.variant.removal_distance_graph(), owned)
             names = self.variant.map.provinces

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from gm.domain.geography import Location
 from gm.domain.orders import Order, UnitRef
 from gm.domain.outcomes import OrderResult, Reason
-from gm.domain.position import Dislodgement, PendingMove
+from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit
 
 
@@ -19,6 +19,9 @@ class Illegal(Exception):
 
 class MoveChecks(Protocol):
     """The standard legality checks, offered to a variant reviewing orders of its own kinds."""
+
+    @property
+    def position(self) -> Position | None: ...
 
     def move_target(self, unit: Unit, wanted: Location, via_convoy: bool) -> Location: ...
 

@@ -280,9 +280,14 @@ class Variant:
 
     # -- adjustments ---------------------------------------------------------------
 
+    def supplied(self, unit: Unit) -> bool:
+        """Does the unit need a supply centre (count in adjustments, and may be removed for
+        supply)? A leader or a garrison may not."""
+        return True
+
     def adjustments(self, position: Position) -> list[Adjustment]:
         centres = _tally(position.centres.values())
-        units = _tally(u.power for u in position.units)
+        units = _tally(u.power for u in position.units if self.supplied(u))
         result = []
         for power in self.map.powers:
             count = centres.get(power, 0) - units.get(power, 0)

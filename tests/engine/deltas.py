@@ -56,6 +56,9 @@ class LeadersAndBridges(Variant):
     def support_cut(self, unit: Unit) -> SupportCut:
         return SupportCut.BY_STRENGTH if unit.type in (DOUBLE_ARMY, DOUBLE_FLEET) else SupportCut.WHOLE
 
+    def supplied(self, unit: Unit) -> bool:
+        return unit.type is not LEADER  # a leader needs no supply centre
+
     def review_order(self, review: MoveChecks, unit: Unit | None, order: Order) -> Order:
         if isinstance(order, Lead):
             if unit.type is not LEADER:
@@ -130,6 +133,9 @@ class Garrisons(Rounds):
 
     def may_share(self, a: Unit, b: Unit) -> bool:
         return a.power == b.power and (a.type is GARRISON) != (b.type is GARRISON)
+
+    def supplied(self, unit: Unit) -> bool:
+        return unit.type is not GARRISON  # an Imperial City's garrison needs no supply centre
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
         if unit.type is GARRISON:

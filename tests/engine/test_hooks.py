@@ -113,3 +113,15 @@ def test_state_kept_by_province_follows_a_retreat_and_is_announced_when_lost() -
     assert retreated.next.extra["marked"] == ["NAP"] and retreated.announcements == ()
     disbanded = adjudicate(variant, movement.next, [])
     assert disbanded.next.extra["marked"] == [] and disbanded.announcements == ("the mark of A ROM is lost",)
+
+
+def test_units_that_need_no_supply_centre_are_neither_counted_nor_removed_for_supply() -> None:
+    from gm.domain.orders import Disband
+    variant = LeadersAndBridges()
+    board = position(variant, "W-220A", {"Rome": ["A ROM", "L ROM", "A UMB", "F CAM"]}, centres={"ROM": "Rome", "CAM": "Rome"})
+    assert [a.count for a in variant.adjustments(board) if a.power == "Rome"] == [-1]  # 2 centres, 3 units
+    refused = adjudicate(variant, board, [("Rome", Disband(ref(variant, "L ROM")))])
+    assert refused.results[0].reason_text == ("illegal: the leader in Rome needs no supply centre and is never "
+                                              "removed for supply")
+    left = sorted(str(u) for u in refused.resolved.units)  # one unit removed in civil disorder, never the leader
+    assert len(left) == 3 and "L ROM" in left and len(refused.civil_disorder) == 1
