@@ -4,12 +4,18 @@
 match other units' moves, fleets at sea convoy neighbouring armies, so that bounces,
 dislodgements and retreats really happen. Every choice comes from the given ``random.Random``,
 so a seed replays the same game.
+
+It plays any variant through the ``Variant`` interface: units of any mobility (a unit that
+cannot move holds or supports), several units in one province (each ordered on its own),
+units of ``unplayed_powers`` left unordered. Orders of a variant's own kinds come from the
+variant itself when it implements ``OwnOrders``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
@@ -31,6 +37,18 @@ from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
 
 
+@runtime_checkable
+class OwnOrders(Protocol):
+    """What a rules module implements so that the bot also plays its own order kinds."""
+
+    def plausible_orders(self, position: Position, orders: list[tuple[str, Order]],
+                         rng: random.Random) -> list[tuple[str, Order]]:
+        """The phase's orders: ``orders`` are the bot's standard ones (in a movement phase one
+        per unit of a played power, in board order); return them with some replaced (a leader
+        leading its unit, a sack) or added (a payment). Draw every choice from ``rng``."""
+        ...
+
+
 def _ref(unit: Unit) -> UnitRef:
     return UnitRef(unit.location, unit.type)
 
@@ -44,7 +62,7 @@ class PlausiblePlayer:
         self.convoy_rate = convoy_rate
 
     def orders(self, position: Position, powers: Sequence[str] | None = None) -> list[tuple[str, Order]]:
-        """Orders for every power (or only ``powers``) in the position's phase."""
+        """Orders for every played power (or only ``powers``) in the position's phase."""
         kind = position.phase.kind
         if kind is PhaseKind.MOVEMENT:
             orders = self.movement(position)
@@ -52,10 +70,15 @@ class PlausiblePlayer:
             orders = self.retreats(position)
         else:
             orders = self.adjustments(position)
+        if isinstance(self.variant, OwnOrders):
+            orders = self.variant.plausible_orders(position, orders, self.rng)
         if powers is not None:
             wanted = set(powers)
             orders = [(p, o) for p, o in orders if p in wanted]
         return orders
+
+    def played(self, power: str) -> bool:
+        return power not in self.variant.unplayed_powers
 
     # -- movement ------------------------------------------------------------------
 
@@ -67,47 +90,51 @@ class PlausiblePlayer:
         return options
 
     def movement(self, position: Position) -> list[tuple[str, Order]]:
+        """One order per unit of a played power. Orders are kept by the unit's index on the
+        board, so units sharing a province each get their own."""
         rng = self.rng
-        units = list(position.units)
-        chosen: dict[str, Order] = {}
-        supporters: list[Unit] = []
-        for unit in units:
+        units = [u for u in position.units if self.played(u.power)]
+        chosen: dict[int, Order] = {}
+        supporters: list[int] = []
+        for slot, unit in enumerate(units):
             roll = rng.random()
             options = self.destinations(unit)
             if roll < self.support_rate:
-                supporters.append(unit)
+                supporters.append(slot)
             elif roll < 0.85 and options:
-                chosen[unit.location.province] = Move(_ref(unit), rng.choice(options))
+                chosen[slot] = Move(_ref(unit), rng.choice(options))
             else:
-                chosen[unit.location.province] = Hold(_ref(unit))
+                chosen[slot] = Hold(_ref(unit))
         self._add_convoys(units, chosen)
-        for unit in supporters:
-            chosen[unit.location.province] = self._support(unit, units, chosen)
-        return [(u.power, chosen[u.location.province]) for u in units]
+        for slot in supporters:
+            chosen[slot] = self._support(slot, units, chosen)
+        return [(u.power, chosen[slot]) for slot, u in enumerate(units)]
 
-    def _add_convoys(self, units: list[Unit], chosen: dict[str, Order]) -> None:
-        at = {u.location.province: u for u in units}
-        for fleet in units:
+    def _add_convoys(self, units: list[Unit], chosen: dict[int, Order]) -> None:
+        armies_at = {u.location.province: slot for slot, u in enumerate(units) if u.type.convoyable}
+        for slot, fleet in enumerate(units):
             here = fleet.location.province
             if not fleet.type.convoys or not self.variant.convoy_province(here) or self.rng.random() > self.convoy_rate:
                 continue
             shores = sorted(self.map.fleet_province_adjacency.get(here, ()))
-            armies = [at[p] for p in shores if p in at and at[p].type.convoyable and at[p].power == fleet.power]
+            armies = [armies_at[p] for p in shores if p in armies_at and units[armies_at[p]].power == fleet.power]
             landings = [p for p in shores if self.map.provinces[p].holds_armies]
             if not armies or len(landings) < 2:
                 continue
-            army = self.rng.choice(armies)
+            army_slot = self.rng.choice(armies)
+            army = units[army_slot]
             target = self.rng.choice([p for p in landings if p != army.location.province])
             via = bool(self.variant.destinations(army, target))  # adjacent: say so, or it walks
-            chosen[army.location.province] = Move(_ref(army), Location(target), via_convoy=via)
-            chosen[here] = Convoy(_ref(fleet), _ref(army), Location(target))
+            chosen[army_slot] = Move(_ref(army), Location(target), via_convoy=via)
+            chosen[slot] = Convoy(_ref(fleet), _ref(army), Location(target))
 
-    def _support(self, unit: Unit, units: list[Unit], chosen: dict[str, Order]) -> Order:
+    def _support(self, slot: int, units: list[Unit], chosen: dict[int, Order]) -> Order:
+        unit = units[slot]
         candidates: list[Order] = []
-        for other in units:
-            if other is unit:
+        for other_slot, other in enumerate(units):
+            if other_slot == slot:
                 continue
-            order = chosen.get(other.location.province)
+            order = chosen.get(other_slot)
             if isinstance(order, Move):
                 target = order.destination.province
                 if target != unit.location.province and self.variant.can_support_into(unit, target):
@@ -126,6 +153,8 @@ class PlausiblePlayer:
         orders: list[tuple[str, Order]] = []
         for dislodged in position.dislodged:
             unit = dislodged.unit
+            if not self.played(unit.power):
+                continue
             if dislodged.retreats and self.rng.random() < 0.85:
                 orders.append((unit.power, Retreat(_ref(unit), self.rng.choice(dislodged.retreats))))
             else:
@@ -140,19 +169,23 @@ class PlausiblePlayer:
                 sites = sorted(adjustment.build_sites)
                 self.rng.shuffle(sites)
                 for site in sites[: adjustment.count]:
-                    orders.append((power, self._build(power, site)))
+                    build = self._build(power, site)
+                    if build is not None:
+                        orders.append((power, build))
                 if self.rng.random() < 0.1:
                     orders.append((power, Waive()))
             elif adjustment.count < 0:
-                own = [u for u in position.units if u.power == power]
+                own = [u for u in position.units if u.power == power and self.variant.supplied(u)]
                 for unit in self.rng.sample(own, min(len(own), -adjustment.count)):
                     orders.append((power, Disband(_ref(unit))))
         return orders
 
-    def _build(self, power: str, site: str) -> Order:
+    def _build(self, power: str, site: str) -> Order | None:
         province = self.map.provinces[site]
         types = [t for t in self.variant.buildable_types(power, site) if t.mobility is not Mobility.SEA or province.holds_fleets]
         types = [t for t in types if t.mobility is not Mobility.LAND or province.holds_armies]
+        if not types:
+            return None
         unit_type = self.rng.choice(types)
         location = Location(site)
         if unit_type.needs_coast and province.coasts:
