@@ -1,6 +1,7 @@
 """Milliseconds per movement phase: gm's adjudicator, and MILA's when it is installed.
 
     .venv/bin/python bench/adjudicate.py [--games 100] [--phases 40] [--seed 1] [--rounds 5]
+    .venv/bin/python bench/adjudicate.py --variant NAME [...]
 
 Plays random games on the standard map with plausible orders (supports and convoys that
 match other units' moves, so that bounces, dislodgements and retreats really happen), keeps
@@ -21,6 +22,13 @@ power a leader (strength 1/2) standing with its first unit and leading it (the e
 stacks, strength bonuses and carried units at work), to show what stacks cost.
 gm runs as installed: with its adjudicator compiled by mypyc (setup.py), or as pure Python
 with GM_PURE_PYTHON=1.
+
+With ``--variant NAME`` (any variant of the catalog) the same is done for that variant and for
+standard play side by side, for each phase kind: movement, retreats and adjustments, each
+phase loaded as at a deadline and timed alone (MILA is left out: it plays standard only). The
+plausible player plays the variant through the ``Variant`` interface, and its own orders
+when the rules module writes them (gm.bots.plausible.OwnOrders); the games' dice follow
+``--seed``.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from gm.domain.units import Mobility, Unit, UnitType
 from gm.games.orderbook import parse_stored
 from gm.orders.grammar import OrderGrammar
 from gm.store.codec import decode_position, encode_position
-from gm.variants.catalog import VariantCatalog
+from gm.variants.catalog import UnknownVariant, VariantCatalog
 
 
 @dataclass
@@ -53,6 +61,7 @@ class Sample:
     position: Position
     orders: list[tuple[str, Order]]
     after: list[str]
+    dice: str | None = None  # the game's dice seed (variants that roll)
 
     @property
     def stored(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
@@ -68,43 +77,46 @@ def load(variant: Variant, grammar: OrderGrammar,
     return decode_position(variant, position), orders
 
 
-def collect(games: int, phases: int, seed: int) -> list[Sample]:
-    variant = VariantCatalog().get("standard")
-    samples = []
+def collect(games: int, phases: int, seed: int, variant_name: str = "standard", dice: bool = False,
+            kinds: tuple[PhaseKind, ...] = (PhaseKind.MOVEMENT,)) -> dict[PhaseKind, list[Sample]]:
+    """The phases of ``kinds`` met in random games of plausible play, by kind."""
+    variant = VariantCatalog().get(variant_name)
+    samples: dict[PhaseKind, list[Sample]] = {kind: [] for kind in kinds}
     for game in range(games):
         player = PlausiblePlayer(variant, random.Random(seed * 100_003 + game))
+        game_dice = f"bench {seed} {game}" if dice else None
         position = variant.initial_position()
         for _ in range(phases):
             orders = player.orders(position)
-            report = adjudicate(variant, position, orders)
-            if position.phase.kind is PhaseKind.MOVEMENT:
+            report = adjudicate(variant, position, orders, seed=game_dice)
+            if position.phase.kind in samples:
                 after = sorted(map(str, report.resolved.units)) + sorted(f"*{d.unit}" for d in report.resolved.dislodged)
-                samples.append(Sample(position, orders, after))
+                samples[position.phase.kind].append(Sample(position, orders, after, game_dice))
             if report.winner:
                 break
             position = report.next
     return samples
 
 
-def time_gm(samples: list[Sample]) -> list[float]:
-    variant = VariantCatalog().get("standard")
+def time_gm(samples: list[Sample], variant_name: str = "standard") -> list[float]:
+    variant = VariantCatalog().get(variant_name)
     grammar = OrderGrammar.for_variant(variant)
     timings = []
     for sample in samples:
         position, orders = load(variant, grammar, sample.stored)
         start = time.perf_counter()
-        adjudicate(variant, position, orders)
+        adjudicate(variant, position, orders, seed=sample.dice)
         timings.append((time.perf_counter() - start) * 1000)
     return timings
 
 
-def check_loading(samples: list[Sample]) -> None:
+def check_loading(samples: list[Sample], variant_name: str = "standard") -> None:
     """Decoding and parsing give back the very phases that were played."""
-    variant = VariantCatalog().get("standard")
+    variant = VariantCatalog().get(variant_name)
     grammar = OrderGrammar.for_variant(variant)
     for sample in samples:
         position, orders = load(variant, grammar, sample.stored)
-        assert set(position.units) == set(sample.position.units) and orders == sample.orders, sample
+        assert encode_position(position) == encode_position(sample.position) and orders == sample.orders, sample
 
 
 def gm_build() -> str:
@@ -222,10 +234,47 @@ def best(rounds: list[list[float]]) -> list[float]:
     return [min(times) for times in zip(*rounds)]
 
 
+def p90(timings: list[float]) -> float:
+    return sorted(timings)[int(len(timings) * 0.9)]
+
+
 def describe(name: str, timings: list[float]) -> str:
-    timings = sorted(timings)
-    p90 = timings[int(len(timings) * 0.9)]
-    return f"{name:>5}: median {statistics.median(timings):.3f} ms, p90 {p90:.3f} ms per movement phase"
+    return f"{name:>5}: median {statistics.median(timings):.3f} ms, p90 {p90(timings):.3f} ms per movement phase"
+
+
+KINDS = (PhaseKind.MOVEMENT, PhaseKind.RETREATS, PhaseKind.ADJUSTMENTS)
+
+
+def compare_variant(name: str, games: int, phases: int, seed: int, rounds: int) -> list[str]:
+    """The lines comparing each phase kind of ``name`` with standard play."""
+    columns = {}
+    for variant_name in ("standard", name):
+        samples = collect(games, phases, seed, variant_name, dice=True, kinds=KINDS)
+        for kind_samples in samples.values():
+            check_loading(kind_samples, variant_name)
+            time_gm(kind_samples, variant_name)  # warm up once
+        columns[variant_name] = {kind: (kind_samples, best([time_gm(kind_samples, variant_name) for _ in range(rounds)]))
+                                 for kind, kind_samples in samples.items() if kind_samples}
+    title = VariantCatalog().get(name).map.title
+    lines = [f"{title} ({name}) beside standard: {games} random games each of at most {phases} phases, "
+             f"best of {rounds} rounds; gm {gm_build()}",
+             f"{'phase':<13}{'variant':<26}{'median':>10}{'p90':>10}{'phases':>8}{'units':>7}"]
+    for kind in KINDS:
+        for row, variant_name in enumerate(("standard", name)):
+            head = f"{kind.name.lower() if row == 0 else '':<13}{variant_name:<26}"
+            found = columns[variant_name].get(kind)
+            if found is None:
+                lines.append(head + "(none met)")
+                continue
+            kind_samples, timings = found
+            units = statistics.median(len(s.position.units) for s in kind_samples)
+            lines.append(head + f"{statistics.median(timings):>7.3f} ms{p90(timings):>7.3f} ms"
+                                f"{len(kind_samples):>8}{units:>7.0f}")
+    movement = [columns[v].get(PhaseKind.MOVEMENT) for v in ("standard", name)]
+    if all(movement):
+        ratio = statistics.median(movement[1][1]) / statistics.median(movement[0][1])  # type: ignore[index]
+        lines.append(f"a movement phase of {name} costs {ratio:.2f}x one of standard play (medians)")
+    return lines
 
 
 def main() -> int:
@@ -234,8 +283,16 @@ def main() -> int:
     parser.add_argument("--phases", type=int, default=40, help="phases per game at most")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5, help="each phase's time is its best of these")
+    parser.add_argument("--variant", help="a catalog variant to time beside standard, each phase kind")
     args = parser.parse_args()
-    samples = collect(args.games, args.phases, args.seed)
+    if args.variant:
+        try:
+            VariantCatalog().get(args.variant)
+        except UnknownVariant as exc:
+            parser.error(str(exc))
+        print("\n".join(compare_variant(args.variant, args.games, args.phases, args.seed, args.rounds)))
+        return 0
+    samples = collect(args.games, args.phases, args.seed)[PhaseKind.MOVEMENT]
     check_loading(samples)
     units = statistics.median(len(s.position.units) for s in samples)
     print(f"{len(samples)} movement phases from {args.games} random games (median {units:.0f} units), "
