@@ -196,7 +196,7 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
     document: dict[str, Any] = {
         "phase": str(request.position.phase),
         "results": results,
-        "units": _units_by_power(report.resolved.units),
+        "units": _units_by_power(report.next.units),  # the board after the phase, season's end included
         "dislodged": dislodged,
         "centers": _centres_by_power(report.next.centres),
         "next_phase": str(report.next.phase),

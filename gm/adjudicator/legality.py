@@ -253,10 +253,10 @@ class _MovementReview:
     def declaration(self, power: str, order: Declaration) -> Ruling:
         """A declaration, judged by the variant, with the unit it names (if that unit is the power's)."""
         ref = order.unit
-        slot = self.board.slots.get(ref.location.province, -1) if ref is not None else -1
-        unit = self.board.units[slot] if slot >= 0 else None
-        if unit is not None and unit.power != power:
-            unit = None
+        unit = None
+        if ref is not None:
+            mine = [u for u in self.board.units if u.location.province == ref.province and u.power == power]
+            unit = next((u for u in mine if u.type is ref.type), mine[0] if mine else None)
         try:
             return Ruling(power, self.variant.review_order(self, unit, order), unit)
         except Illegal as why:

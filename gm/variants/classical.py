@@ -31,9 +31,9 @@ from collections import Counter
 
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
-from gm.domain.phases import Phase, PhaseKind
 from gm.domain.position import Position
 from gm.maps.model import GameMap
+from gm.variants.seasons import during_adjustments
 from gm.variants.standard import ANCIENT_CALENDAR as CALENDAR
 from gm.variants.standard import first_year
 
@@ -45,22 +45,11 @@ class Classical(Variant):
         return int(self.map.rules["victory_centres"])
 
     def winner(self, position: Position) -> str | None:
-        if not self.during_adjustments(position.phase):
+        if not during_adjustments(self.calendar, position.phase):
             return None
         need = self.victory_threshold(position)
         leaders = [p for p, n in Counter(position.centres.values()).items() if n >= need]
         return leaders[0] if len(leaders) == 1 else None
-
-    def during_adjustments(self, phase: Phase) -> bool:
-        """An adjustment phase, or the phase right after one (centres are still those it had)."""
-        if phase.kind is PhaseKind.ADJUSTMENTS:
-            return True
-        seasons = self.calendar.seasons
-        if phase.kind_index > 0:
-            before = seasons[phase.season_index].kinds[phase.kind_index - 1]
-        else:
-            before = seasons[phase.season_index - 1].kinds[-1]  # index -1: the last season of last year
-        return before is PhaseKind.ADJUSTMENTS
 
     # -- rule 6: builds in any owned centre while a home centre is kept -----------------
 
