@@ -58,7 +58,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     game.position = record.position_after
     game.phase = str(report.next.phase)
     game.phase_seq += 1
-    _eliminate(game, report.next)
+    _eliminate(services, session, game, report.next)
     services.audit(session, game, actor, "processed", phase=record.phase, seq=record.seq)
     if report.winner:
         finish(services, session, game, {"kind": "win", "winner": report.winner}, record=record, report=report)
@@ -126,11 +126,16 @@ def _apply_missed_policy(services: Services, session: Session, game: Game) -> No
             return
 
 
-def _eliminate(game: Game, position: Position) -> None:
+def _eliminate(services: Services, session: Session, game: Game, position: Position) -> None:
     alive = {u.power for u in position.units} | set(position.centres.values())
     for seat in current_seats(game):
         if seat.power not in alive and seat.status != SeatStatus.ELIMINATED:
             seat.status = SeatStatus.ELIMINATED
+        elif seat.power in alive and seat.status == SeatStatus.ELIMINATED:
+            # back on the board (a variant's rule can bring a power back: a rebellion)
+            seat.status = SeatStatus.ACTIVE
+            seat.missed_in_row = 0
+            services.audit(session, game, "system", "returned", power=seat.power)
 
 
 def published_press(session: Session, game: Game, record: PhaseRecord) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ are written for players in templates/help/rise-of-rome-ii.txt.j2. Each rule, and
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
@@ -38,7 +39,7 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
-from gm.variants.rise_of_rome_ii import orders
+from gm.variants.rise_of_rome_ii import orders, play
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
 from gm.variants.rise_of_rome_ii.state import RomeState
 from gm.variants.seasons import during_adjustments
@@ -362,6 +363,16 @@ class RiseOfRome(Variant):
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return (ARMY,) if power == self.barbarians else (ARMY, FLEET)  # 4.1: Barbarians never build fleets
+
+    # -- the bot (gm.bots.plausible.OwnOrders) --------------------------------------------------
+
+    def plausible_orders(self, position: Position, orders: list[tuple[str, Order]],
+                         rng: random.Random) -> list[tuple[str, Order]]:
+        sacked = set(RomeState.of(position).sacked)
+        sackable = frozenset(self.map.supply_centres - sacked - set(self.map.powers[self.barbarians].home))
+        homes = {power: self.map.powers[power].home for power in self.leaders}
+        return play.plausible_orders(position, orders, rng, leader=LEADER, unplaced=RomeState.of(position).unplaced,
+                                     homes=homes, sackable=sackable)
 
     # -- victory (10) ------------------------------------------------------------------------
 
