@@ -1,12 +1,16 @@
-"""The command table: every command a mail may carry, in the order HELP lists them."""
+"""The command table: every command a mail may carry, in the order HELP lists them; and HELP,
+which also gives a variant's rules as this judge reads them (templates/rules/VARIANT.txt.j2)."""
 
 from __future__ import annotations
 
 import difflib
 
+from gm.adjudicator.variant import Variant
 from gm.commands import account, master, player, press
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
+from gm.games.mailer import hang
+from gm.store.models import Game
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
@@ -19,25 +23,64 @@ GM_COMMANDS: tuple[type[Command], ...] = (
 )
 
 
+RULES_WORD = "RULES"  # HELP RULES: the rules of the game signed on to
+
+
 class Help(Command):
     read_only = True
     name = "HELP"
-    usage = "HELP [command]"
-    summary = "this list, or how to write one command"
+    usage = "HELP [command | RULES | variant]"
+    summary = "this list, how to write one command, or a variant's rules as this judge reads them"
 
     def __init__(self, table: CommandTable):
         self.table = table
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
-        wanted = invocation.args.strip().upper()
-        if wanted:
-            command = self.table.find(wanted)
-            if command is None:
-                raise CommandError(self.table.unknown(wanted))
+        wanted = invocation.args.strip()
+        if not wanted:  # the list; in a game whose variant has its rules written, they follow
+            lines = self._commands(ctx)
+            if ctx.game is not None and ctx.services.mailer.rules_template(ctx.game.variant):
+                lines += ["", *_rules(ctx, ctx.services.variant_of(ctx.game), ctx.game)]
+            return lines
+        command = self.table.find(wanted.upper())
+        if command is not None:
             return [command.usage or command.name, f"  {command.summary}"]
+        if wanted.upper() == RULES_WORD:
+            if ctx.game is None:
+                raise CommandError("sign on to a game first, or write HELP <variant>")
+            return _rules(ctx, ctx.services.variant_of(ctx.game), ctx.game)
+        variant = _variant_named(ctx, wanted)
+        if variant is None:
+            raise CommandError(self.table.unknown(wanted.upper()))
+        return _rules(ctx, variant)
+
+    def _commands(self, ctx: MailContext) -> list[str]:
         text = ctx.services.mailer.render("commands/help.txt.j2", player_commands=self.table.player_commands,
-                                          gm_commands=self.table.gm_commands)
+                                          gm_commands=self.table.gm_commands, rules_variants=_with_rules(ctx))
         return text.rstrip("\n").split("\n")
+
+
+def _with_rules(ctx: MailContext) -> list[str]:
+    """The variants of this judge whose rules are written out for HELP."""
+    return [name for name in ctx.services.catalog.names() if ctx.services.mailer.rules_template(name)]
+
+
+def _variant_named(ctx: MailContext, text: str) -> Variant | None:
+    """A variant by its name as players write it ("Rise of Rome II" or rise-of-rome-ii)."""
+    key = "-".join(text.lower().split())
+    if key not in ctx.services.catalog.names():
+        return None
+    return ctx.services.catalog.get(key)
+
+
+def _rules(ctx: MailContext, variant: Variant, game: Game | None = None) -> list[str]:
+    template = ctx.services.mailer.rules_template(variant.name)
+    if template is None:
+        return hang(f"No rules text is written for {variant.name}: it is played by the standard rules, "
+                    "read as the DATC v3.0 prefers, on its own map.", 0).split("\n")
+    settings = ctx.services.settings_of(game) if game is not None else None
+    text = ctx.services.mailer.render(template, variant=variant, game=game, settings=settings)
+    return text.rstrip("\n").split("\n")
 
 
 class Unknown(Command):

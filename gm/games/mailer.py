@@ -22,6 +22,7 @@ from gm.store.models import OutboundMail, OutboundStatus
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 WIDTH = 72
+RULES_TEMPLATE = "rules/{variant}.txt.j2"  # a variant's rules as this judge reads them (HELP)
 
 
 def zone_named(name: str | None) -> ZoneInfo:
@@ -85,6 +86,13 @@ class Mailer:
         self.config = config
         self.clock = clock
         self.env = environment or make_environment()
+        self._templates = frozenset(self.env.list_templates())
+        self.env.globals["rules_template"] = self.rules_template  # the mails mention HELP RULES
+
+    def rules_template(self, variant: str) -> str | None:
+        """The template of the variant's rules as this judge reads them, if one is written."""
+        name = RULES_TEMPLATE.format(variant=variant)
+        return name if name in self._templates else None
 
     def message_id(self) -> str:
         return f"<gm.{uuid.uuid4().hex}@{self.config.domain}>"
