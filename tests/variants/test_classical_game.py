@@ -16,23 +16,19 @@ change to the engine (and after reading the differences):
 
 from __future__ import annotations
 
-import json
-import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gm.adjudicator.engine import PhaseReport, adjudicate
 from gm.adjudicator.variant import Variant
-from gm.bots.plausible import PlausiblePlayer
 from gm.domain.orders import Build, Disband, Move, Retreat
 from gm.domain.phases import PhaseKind
-from gm.domain.position import Position
 from gm.orders import OrderGrammar, parse_line
 from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import VariantCatalog
+from tests.variants.recorded import dump, load, record_game, replay
 
 RECORDING = Path(__file__).with_name("classical_game.json")
 YEARS = 7  # 273 B.C. to 267 B.C.
@@ -45,44 +41,12 @@ def variant() -> Variant:
 
 @pytest.fixture(scope="module")
 def recording() -> dict[str, Any]:
-    return json.loads(RECORDING.read_text(encoding="utf-8"))
+    return load(RECORDING)
 
 
 # -- recording ---------------------------------------------------------------------------------
 
-
-def _results(report: PhaseReport) -> list[list[Any]]:
-    return [[r.power, r.text, "succeeds" if r.succeeded else "fails", r.reason_text] for r in report.results]
-
-
-def record_game(variant: Variant, seed: int, years: int = YEARS) -> dict[str, Any]:
-    bot = PlausiblePlayer(variant, random.Random(seed))
-    start = variant.initial_position()
-    last_year = start.phase.year + years - 1  # no year 0 is crossed this early in the game
-    position = start
-    phases = []
-    while position.phase.year <= last_year:
-        submitted = bot.orders(position)
-        report = adjudicate(variant, position, submitted)
-        phases.append({
-            "phase": str(position.phase),
-            "title": variant.title(position.phase),
-            "orders": [[power, str(order)] for power, order in submitted],
-            "results": _results(report),
-            "winner": report.winner,
-            "next": encode_position(report.next),
-        })
-        position = report.next
-        if report.winner:
-            break
-    return {
-        "variant": variant.name,
-        "about": "Recorded by tests/variants/test_classical_game.py (see its docstring); do not edit by hand.",
-        "bot": "gm.bots.plausible.PlausiblePlayer",
-        "seed": seed,
-        "start": encode_position(start),
-        "phases": phases,
-    }
+ABOUT = "Recorded by tests/variants/test_classical_game.py (see its docstring); do not edit by hand."
 
 
 def events(variant: Variant, recording: dict[str, Any]) -> Counter[str]:
@@ -124,28 +88,13 @@ WANTED = (
 )
 
 
-def _dump(value: Any, depth: int = 0) -> str:
-    """JSON with one line per order, result, unit list or centre (readable diffs)."""
-    flat = json.dumps(value, ensure_ascii=False)
-    if not isinstance(value, (dict, list)) or len(flat) <= 100 and not isinstance(value, dict) or not value:
-        return flat
-    pad, inner = " " * depth, " " * (depth + 1)
-    if isinstance(value, dict):
-        if len(flat) <= 100 and depth > 0 and all(not isinstance(v, (dict, list)) for v in value.values()):
-            return flat
-        items = [f"{inner}{json.dumps(k)}: {_dump(v, depth + 1)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    items = [inner + _dump(v, depth + 1) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + pad + "]"
-
-
 def main() -> None:
     variant = VariantCatalog().get("classical")
     for seed in range(1, 1000):
-        game = record_game(variant, seed)
+        game = record_game(variant, seed, YEARS, ABOUT)
         found = events(variant, game)
         if all(found[w] for w in WANTED):
-            RECORDING.write_text(_dump(game) + "\n", encoding="utf-8")
+            RECORDING.write_text(dump(game) + "\n", encoding="utf-8")
             print(f"seed {seed}: {len(game['phases'])} phases, {dict(found)} -> {RECORDING}")
             return
     raise SystemExit("no seed under 1000 exercises everything wanted")
@@ -177,21 +126,7 @@ def test_the_recording_exercises_the_classical_rules(variant, recording):
 
 
 def test_replaying_the_orders_gives_every_recorded_outcome_and_position(variant, recording):
-    grammar = OrderGrammar.for_variant(variant)
-    position: Position = decode_position(variant, recording["start"])
-    for number, phase in enumerate(recording["phases"]):
-        assert str(position.phase) == phase["phase"], f"phase {number}"
-        submitted = []
-        for power, text in phase["orders"]:
-            parsed = parse_line(text, grammar)
-            assert parsed.ok, f"{phase['phase']}: {text!r} no longer reads: {parsed.diagnostics}"
-            submitted.append((power, parsed.order))
-        report = adjudicate(variant, position, submitted)
-        where = f"{phase['phase']} ({phase['title']})"
-        assert _results(report) == phase["results"], f"{where}: the outcomes differ"
-        assert report.winner == phase["winner"], f"{where}: the winner differs"
-        assert encode_position(report.next) == phase["next"], f"{where}: the next position differs"
-        position = report.next
+    replay(variant, recording)
 
 
 if __name__ == "__main__":

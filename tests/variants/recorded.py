@@ -1,0 +1,93 @@
+"""Recorded games as golden regression tests: a game played by the plausible bot with a fixed
+seed (every phase's orders as text a player could mail, each outcome, the position reached),
+replayed through the order parser and the engine and compared exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from gm.adjudicator.engine import PhaseReport, adjudicate
+from gm.adjudicator.variant import Variant
+from gm.bots.plausible import PlausiblePlayer
+from gm.domain.position import Position
+from gm.orders import OrderGrammar, parse_line
+from gm.store.codec import decode_position, encode_position
+
+
+def results(report: PhaseReport) -> list[list[Any]]:
+    return [[r.power, r.text, "succeeds" if r.succeeded else "fails", r.reason_text] for r in report.results]
+
+
+def record_game(variant: Variant, seed: int, years: int, about: str) -> dict[str, Any]:
+    bot = PlausiblePlayer(variant, random.Random(seed))
+    start = variant.initial_position()
+    last_year = start.phase.year + years - 1  # no year 0 is crossed this early in the game
+    position = start
+    phases = []
+    while position.phase.year <= last_year:
+        submitted = bot.orders(position)
+        report = adjudicate(variant, position, submitted, seed=f"recorded {seed}")
+        phase = {
+            "phase": str(position.phase),
+            "title": variant.title(position.phase),
+            "orders": [[power, str(order)] for power, order in submitted],
+            "results": results(report),
+            "winner": report.winner,
+            "next": encode_position(report.next),
+        }
+        if report.announcements:
+            phase["announcements"] = list(report.announcements)
+        phases.append(phase)
+        position = report.next
+        if report.winner:
+            break
+    return {
+        "variant": variant.name,
+        "about": about,
+        "bot": "gm.bots.plausible.PlausiblePlayer",
+        "seed": seed,
+        "start": encode_position(start),
+        "phases": phases,
+    }
+
+
+def replay(variant: Variant, recording: dict[str, Any]) -> None:
+    """Every recorded outcome, announcement and position, from the recorded orders' text."""
+    grammar = OrderGrammar.for_variant(variant)
+    position: Position = decode_position(variant, recording["start"])
+    for number, phase in enumerate(recording["phases"]):
+        assert str(position.phase) == phase["phase"], f"phase {number}"
+        submitted = []
+        for power, text in phase["orders"]:
+            parsed = parse_line(text, grammar)
+            assert parsed.ok, f"{phase['phase']}: {text!r} no longer reads: {parsed.diagnostics}"
+            submitted.append((power, parsed.order))
+        report = adjudicate(variant, position, submitted, seed=f"recorded {recording['seed']}")
+        where = f"{phase['phase']} ({phase['title']})"
+        assert results(report) == phase["results"], f"{where}: the outcomes differ"
+        assert list(report.announcements) == phase.get("announcements", []), f"{where}: the announcements differ"
+        assert report.winner == phase["winner"], f"{where}: the winner differs"
+        assert encode_position(report.next) == phase["next"], f"{where}: the next position differs"
+        position = report.next
+
+
+def dump(value: Any, depth: int = 0) -> str:
+    """JSON with one line per order, result, unit list or centre (readable diffs)."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or len(flat) <= 100 and not isinstance(value, dict) or not value:
+        return flat
+    pad, inner = " " * depth, " " * (depth + 1)
+    if isinstance(value, dict):
+        if len(flat) <= 100 and depth > 0 and all(not isinstance(v, (dict, list)) for v in value.values()):
+            return flat
+        items = [f"{inner}{json.dumps(k)}: {dump(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    items = [inner + dump(v, depth + 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+
+
+def load(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
