@@ -56,8 +56,8 @@ class Signon(Command):
         words = invocation.args.split()
         if len(words) == 2:  # njudge style: the power's initial and the game run together
             who, game_name, secret = words[0][:1], words[0][1:], words[1]
-        elif len(words) == 3:
-            who, game_name, secret = words
+        elif len(words) >= 3:  # a power's name may have several words: "SIGNON Greek States g secret"
+            who, game_name, secret = " ".join(words[:-2]), words[-2], words[-1]
         else:
             raise CommandError(f"write {self.usage}")
         if ctx.services.config.require_authentication_results and not ctx.authenticated:

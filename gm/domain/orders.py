@@ -8,7 +8,7 @@ canonical form shown back to players and written in results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from gm.domain.geography import Location
 from gm.domain.units import UnitType
@@ -28,11 +28,24 @@ class UnitRef(NamedTuple):
         return f"{self.type.letter} {self.location}" if self.type else str(self.location)
 
 
+class Words(Protocol):
+    """How results name units and places (gm.reports.names.Namer), for ``Order.in_words``."""
+
+    def unit(self, unit: UnitRef) -> str: ...
+
+    def place(self, location: Location) -> str: ...
+
+
 class Order:
     """Base of every order; ``unit`` is the unit ordered (None for a waive)."""
 
     __slots__ = ()
     unit: UnitRef | None
+
+    def in_words(self, words: Words) -> str | None:
+        """The order as results print it ("Army Paris -> Burgundy"); a variant's own order kinds
+        override it (None: the canonical form is shown)."""
+        return None
 
 
 class Declaration(Order):
@@ -41,6 +54,12 @@ class Declaration(Order):
     rules decide what it does (``Variant.review_order``, its hooks)."""
 
     __slots__ = ()
+
+    @property
+    def replaces(self) -> str:
+        """A later declaration with the same key replaces this one in a power's orders (by
+        default only the very same declaration; one per power: override with a fixed key)."""
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)

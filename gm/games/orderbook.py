@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from gm.adjudicator.adjustments import resolve_adjustments
 from gm.adjudicator.legality import review_movement, review_retreats
 from gm.adjudicator.variant import Variant
-from gm.domain.orders import Build, Disband, Order, Waive
+from gm.domain.orders import Build, Declaration, Disband, Order, Waive
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.orders import OrderGrammar, ParsedLine, Severity, parse_orders
@@ -43,14 +43,21 @@ class Submission:
     missing: list[str]  # what still needs an order (units, or "2 builds")
 
 
-def order_key(order: Order) -> str:
-    """Orders replace each other per unit (per build site for builds; waives add up)."""
+def order_key(order: Order, shared: frozenset[str] = frozenset()) -> str:
+    """Orders replace each other per unit (per build site for builds; waives add up; a
+    declaration replaces only the same declaration). In a province where the power has
+    several units (``shared``), the unit's type tells them apart."""
     if isinstance(order, Build):
         return f"build:{order.unit.province}"
     if isinstance(order, Waive):
         return "waive"
+    if isinstance(order, Declaration):
+        return f"declare:{order.replaces}"
     if order.unit is not None:
-        return f"unit:{order.unit.province}"
+        province = order.unit.province
+        if province in shared and order.unit.type is not None:
+            return f"unit:{province}:{order.unit.type.letter}"
+        return f"unit:{province}"
     return f"other:{order}"
 
 
@@ -151,14 +158,12 @@ def submit(
     position = services.position_of(game)
     grammar = OrderGrammar.for_variant(variant)
     previous = latest_set(session, game, power)
-    current: dict[str, Order] = {}
-    if previous is not None and not replace:
-        for order in services.orders_from(game, previous.lines):
-            current[_key_with_count(order, current)] = order
+    kept = services.orders_from(game, previous.lines) if previous is not None and not replace else []
     parsed_lines = parse_orders(text, grammar, context=position)  # named units ("Hannibal") are found on the board
     readable = [p.order for p in parsed_lines if p.ok and p.order is not None]
     verdicts = iter(check_orders(variant, position, power, readable))
     reports = []
+    accepted: list[Order] = []
     for parsed in parsed_lines:
         report = _report(parsed)
         if parsed.ok and parsed.order is not None:
@@ -167,9 +172,9 @@ def submit(
                 report.error = why
                 report.order = parsed.order
             else:
-                current[_key_with_count(parsed.order, current)] = parsed.order
+                accepted.append(parsed.order)
         reports.append(report)
-    orders = list(current.values())
+    orders = _book(variant, position, power, kept + accepted)
     session.add(OrderSet(
         game_id=game.id, phase_seq=game.phase_seq, phase=game.phase or "", power=power,
         version=(previous.version + 1) if previous else 1, submitted_text=text,
@@ -181,8 +186,24 @@ def submit(
     return Submission(reports, orders, missing)
 
 
-def _key_with_count(order: Order, current: dict[str, Order]) -> str:
-    key = order_key(order)
+def _book(variant: Variant, position: Position, power: str, orders: list[Order]) -> list[Order]:
+    """The power's order set: each later order in place of an earlier one for the same unit. In
+    a movement phase the orders are first as the variant's rules read them before review (a
+    leader placed: orders naming it where it waited name it where it stands)."""
+    board = position
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        board, prepared = variant.prepare_movement(position, [(power, o) for o in orders])
+        orders = [o for _, o in prepared]
+    provinces = [u.location.province for u in board.units if u.power == power]
+    shared = frozenset(p for p in provinces if provinces.count(p) > 1)
+    current: dict[str, Order] = {}
+    for order in orders:
+        current[_key_with_count(order, current, shared)] = order
+    return list(current.values())
+
+
+def _key_with_count(order: Order, current: dict[str, Order], shared: frozenset[str]) -> str:
+    key = order_key(order, shared)
     if key == "waive":
         return f"waive:{sum(1 for k in current if k.startswith('waive'))}"
     return key

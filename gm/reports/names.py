@@ -76,7 +76,7 @@ class Namer:
             return f"BUILD {self.unit(order.unit)}"
         if isinstance(order, Waive):
             return "WAIVE"
-        return str(order)
+        return order.in_words(self) or str(order)
 
     def route(self, locations: tuple[Location, ...]) -> str:
         """"Gulf of Lyon -> Spain (south coast)": the provinces of a move of several steps."""

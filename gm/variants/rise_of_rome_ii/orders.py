@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from gm.domain.geography import Location
-from gm.domain.orders import Declaration, Order, UnitRef
+from gm.domain.orders import Declaration, Order, UnitRef, Words
 from gm.domain.position import Position
 from gm.domain.units import UnitType
 from gm.orders import Cursor, OrderGrammar
@@ -26,6 +26,9 @@ class Sack(Order):
     def __str__(self) -> str:
         return f"{self.unit} SACK"
 
+    def in_words(self, words: Words) -> str:
+        return f"{words.unit(self.unit)} SACK"
+
 
 @dataclass(frozen=True, slots=True)
 class Lead(Order):
@@ -34,6 +37,9 @@ class Lead(Order):
 
     def __str__(self) -> str:
         return f"{self.unit} LEADS {self.led}"
+
+    def in_words(self, words: Words) -> str:
+        return f"{words.unit(self.unit)} LEADS {words.unit(self.led)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,13 @@ class StartsIn(Declaration):
 
     def __str__(self) -> str:
         return f"{self.unit} STARTS IN {self.start}"
+
+    def in_words(self, words: Words) -> str:
+        return f"Leader STARTS IN {words.place(self.start)}"
+
+    @property
+    def replaces(self) -> str:
+        return "leader's start"  # a power places its one leader once: the last placement counts
 
 
 def _sack(unit: UnitRef | None, c: Cursor) -> Order:

@@ -1,0 +1,131 @@
+"""A game of Rise of Rome II by mail, seven players: created from a settings file, joined by
+mail, the leaders placed with the first Spring orders (seen by the others only in its results),
+played by mail with the plausible bot's orders (leaders leading, sacks), and ended by a draw
+vote; every results mail carries the picture of the board and dates the phases B.C."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from gm.bots.plausible import PlausiblePlayer
+from gm.domain.phases import PhaseKind
+from gm.games.lifecycle import current_seats, find_game
+from gm.store.models import GameStatus, OutboundMail, PhaseRecord
+from tests.mail.conftest import Post
+from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
+
+GAME = "cannae"
+PLAYERS = {  # in the order they join
+    "Rome": "scipio@example.test",
+    "Carthage": "hannibal@example.test",
+    "Macedonia": "philip@example.test",
+    "Egypt": "ptolemy@example.test",
+    "Persia": "antiochus@example.test",
+    "Greek States": "philopoemen@example.test",
+    "Barbarians": "brennus@example.test",
+}
+SETTINGS = (
+    "variant: rise-of-rome-ii\n"
+    "gm: master@example.test\n"
+    "timezone: Europe/Rome\n"
+    "deadlines: {movement: 48h, retreats: 24h, adjustments: 24h}\n"
+    "early: false\n"
+    "press: white\n"
+)
+YEARS = 2  # Spring 220 B.C. to the Winter of 219 B.C.; then the seven agree to a draw
+SEED = 7
+
+
+def _game(world: World):  # type: ignore[no-untyped-def]  # noqa: F811
+    with world.services.db.sessions() as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        session.expunge_all()
+        return game
+
+
+def _start(world: World) -> tuple[Post, dict[str, str]]:  # noqa: F811
+    world.write_game(GAME, SETTINGS)
+    world.tick()
+    post = Post(world)
+    secrets = {}
+    for power, address in PLAYERS.items():
+        post.send(address, f"JOIN {GAME} {power}\n")
+        body = post.reply(address)
+        assert f"You have joined {GAME}, asking for {power}." in body, body
+        secrets[power] = re.search(r"^    (\S+)$", body, re.MULTILINE).group(1)
+    return post, secrets
+
+
+def _send(post: Post, power: str, secret: str, lines: list[str]) -> str:
+    post.send(PLAYERS[power], f"SIGNON {power} {GAME} {secret}\n" + "\n".join(lines) + "\n")
+    return post.reply(PLAYERS[power])
+
+
+def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
+    post, secrets = _start(world)
+    game = _game(world)
+    assert game.status == GameStatus.ACTIVE and game.phase == "S-220M"
+    assert {s.power: s.player.email for s in current_seats(game)} == PLAYERS
+    (start,) = post.mails(to=PLAYERS["Rome"], kind="start")
+    assert "Spring 220 B.C. movement" in start.body and "Leader" not in start.body
+
+    # -- the leaders are placed by name with the first Spring orders, and ordered at once ------
+    reply = _send(post, "Carthage", secrets["Carthage"],
+                  ["Hannibal starts in New Carthage", "Hannibal - Mauretania", "Hannibal starts in Syracuse"])
+    assert "> Hannibal starts in New Carthage\n    = Leader STARTS IN New Carthage" in reply
+    assert "Current orders for Carthage in cannae, Spring 220 B.C. movement:\n  Leader STARTS IN New Carthage\n" \
+           "  Leader New Carthage -> Mauretania\n" in reply
+    assert "ERROR: Syracuse is not a home centre of Carthage" in reply  # the line with the mistake, answered
+
+    # -- the game: the bot's orders by mail, the clock jumped to each deadline ------------------
+    variant = world.services.catalog.get("rise-of-rome-ii")
+    bot = PlausiblePlayer(variant, random.Random(SEED))
+    played = []
+    while True:
+        position = world.services.position_of(_game(world))
+        if position.phase.year >= variant.first_year + YEARS and any(p.kind is PhaseKind.ADJUSTMENTS for p in played):
+            break
+        by_power: dict[str, list[str]] = {}
+        for power, order in bot.orders(position):
+            by_power.setdefault(power, []).append(str(order))
+        if position.phase == variant.calendar.first_phase(variant.first_year):
+            by_power["Carthage"] = ["Hannibal starts in New Carthage", "Hannibal - Mauretania",
+                                    *(line for line in by_power.get("Carthage", []) if "STARTS" not in line)]
+        for power, lines in by_power.items():
+            reply = _send(post, power, secrets[power], lines)
+            assert "ERROR" not in reply, reply
+        game = _game(world)
+        world.clock.set(game.deadline + timedelta(minutes=1))
+        assert world.tick().processed == [f"{GAME} {game.phase}"]
+        played.append(position.phase)
+
+    # -- the first results show where each leader started, and Hannibal's march ------------------
+    with world.services.db.sessions() as session:
+        records = list(session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id)
+                                       .order_by(PhaseRecord.seq)))
+        results = list(session.scalars(select(OutboundMail).where(OutboundMail.kind == "results")
+                                       .order_by(OutboundMail.id)))
+    first = records[0]
+    assert first.phase == "S-220M"
+    placed = [r for r in first.results["results"] if "STARTS IN" in r["order"]]
+    assert len(placed) == 6 and all(r["succeeded"] for r in placed)
+    assert ["L MAU"] == [u for u in first.position_after["units"]["Carthage"] if u.startswith("L ")]
+    first_mail = next(m for m in results if m.attach_phase_id == first.id and m.to_address == PLAYERS["Rome"])
+    assert "Spring 220 B.C. movement results for cannae." in first_mail.body
+    assert "Carthage:  Leader STARTS IN New Carthage\nCarthage:  Leader New Carthage -> Mauretania\n" in first_mail.body
+
+    # -- the result: every surviving power votes for a draw -------------------------------------
+    alive = [s.power for s in current_seats(_game(world)) if s.status != "eliminated"]
+    for power in alive:
+        post.send(PLAYERS[power], f"SIGNON {power} {GAME} {secrets[power]}\nDRAW\n")
+    game = _game(world)
+    assert game.status == GameStatus.FINISHED and game.result == {"kind": "draw", "powers": sorted(alive)}
+    assert len({p.year for p in played}) >= YEARS and played[0].year == -220
+    for mail in results:
+        assert mail.attach_phase_id is not None  # the picture of the board goes with every results mail
+        assert re.search(r"\b2(20|19) B\.C\. ", mail.body)
