@@ -76,7 +76,12 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
 
     # -- the leaders are placed by name with the first Spring orders, and ordered at once ------
     reply = _send(post, "Carthage", secrets["Carthage"],
-                  ["Hannibal starts in New Carthage", "Hannibal - Mauretania", "Hannibal starts in Syracuse"])
+                  ["Hannibal starts in New Carthage", "Hannibal - Mauretania", "Hannibal starts in Syracuse",
+                   "Hannibal sack", "A Thapsus leads A Carthage", "F Carthage sakc", "A Thapsus H"])
+    assert "> Hannibal sack\n    ERROR: a leader cannot sack" in reply
+    assert "> A Thapsus leads A Carthage\n    ERROR: only a leader leads: the army in Thapsus is not one" in reply
+    assert "> F Carthage sakc\n    ERROR:" in reply and "did you mean" in reply.split("> F Carthage sakc")[1].split(">")[0]
+    assert "  Army Thapsus HOLD\n" in reply  # the good lines of the mail are kept
     assert "> Hannibal starts in New Carthage\n    = Leader STARTS IN New Carthage" in reply
     assert "Current orders for Carthage in cannae, Spring 220 B.C. movement:\n  Leader STARTS IN New Carthage\n" \
            "  Leader New Carthage -> Mauretania\n" in reply
