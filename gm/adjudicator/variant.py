@@ -90,6 +90,9 @@ class Variant:
         # Owners of units no player plays: neutral garrisons and defenders; a variant adds its own
         # (unplayed barbarians). They hold, and take no part in adjustments.
         self.unplayed_powers: tuple[str, ...] = ("Neutral",)
+        # Rules a GM may choose per game (a settings file's ``rules:``), with their defaults; a
+        # game's choices are kept in ``Position.extra`` under the same names.
+        self.options: dict[str, object] = {}
 
     # -- vocabulary ----------------------------------------------------------------
 
@@ -130,6 +133,23 @@ class Variant:
             for centre in power.home + power.owns:
                 centres[centre] = power.name
         return Position(self.calendar.first_phase(self.first_year), sorted_units(units), centres)
+
+    def option_problems(self, chosen: Mapping[str, object]) -> list[tuple[str, str]]:
+        """What is wrong with a game's choice of rules: (rule, why) for each problem."""
+        problems = []
+        for name, value in chosen.items():
+            if name not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                problems.append((name, f"{self.name} has no rule {name!r} to choose (it has: {known})"))
+            elif type(value) is not type(self.options[name]):
+                problems.append((name, f"{name} must be like {self.options[name]!r}, not {value!r}"))
+        return problems
+
+    def with_options(self, position: Position, chosen: Mapping[str, object]) -> Position:
+        """The game's starting position with the rules its GM chose (``options``) written in."""
+        if not chosen:
+            return position
+        return position.replace(extra={**position.extra, **chosen})
 
     def default_centres(self, units: Iterable[Unit]) -> dict[str, str]:
         """Ownership when none is given: home centres not occupied by another power's unit."""

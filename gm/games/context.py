@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,13 +54,17 @@ class Services:
         found = self._settings_cache.get(key)
         if found is None:
             text = game.settings["yaml"]
-            games = read_settings(text, game.settings_source or game.name, self.known_variant)
+            games = read_settings(text, game.settings_source or game.name, self.known_variant, self.rule_problems)
             found = next(g for g in games if g.name == game.settings.get("name", game.name))
             self._settings_cache[key] = found
         return found
 
     def known_variant(self, name: str) -> bool:
         return name in self.catalog.names()
+
+    def rule_problems(self, variant: str, chosen: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """What is wrong with a game's choice of its variant's rules (settings file ``rules:``)."""
+        return self.catalog.get(variant).option_problems(chosen)
 
     def variant_of(self, game: Game) -> Variant:
         return self.catalog.get(game.variant)

@@ -206,7 +206,7 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     if len(seats) != len(variant.map.powers):
         raise GameError(f"game {game.name} has {len(seats)} players for {len(variant.map.powers)} powers")
     _assign_powers(services, game, seats, list(variant.map.powers))
-    position = variant.initial_position()
+    position = variant.with_options(variant.initial_position(), services.settings_of(game).rules)
     game.position = encode_position(position)
     game.phase = str(position.phase)
     game.phase_seq = 1

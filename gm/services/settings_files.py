@@ -53,7 +53,7 @@ class SettingsFiles:
     def sync_file(self, path: Path, report: SyncReport) -> None:
         text = path.read_text(encoding="utf-8")
         try:
-            games = read_settings(text, str(path), self.services.known_variant)
+            games = read_settings(text, str(path), self.services.known_variant, self.services.rule_problems)
         except SettingsError as exc:
             self._refuse(path, text, [str(p) for p in exc.problems], report)
             return

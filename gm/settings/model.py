@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import time, timedelta
 from enum import Enum
+from typing import Any
 from zoneinfo import ZoneInfo
 
 
@@ -106,6 +108,7 @@ class GameSettings:
     missed: MissedOrders = MissedOrders()
     press: PressRules = PressRules()
     draw: DrawRules = DrawRules()
+    rules: Mapping[str, Any] = field(default_factory=dict)  # the variant's rules chosen (Variant.options)
 
 
 def format_duration(delta: timedelta) -> str:

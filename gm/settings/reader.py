@@ -31,7 +31,7 @@ from gm.yamlfile import YamlProblem, line_of, load_strict
 
 GAME_KEYS = {
     "name", "variant", "gm", "timezone", "deadlines", "grace", "reminders", "early", "missed",
-    "press", "draw", "players", "observers", "assignment", "start",
+    "press", "draw", "players", "observers", "assignment", "start", "rules",
 }
 DEADLINE_KEYS = {"movement", "retreats", "adjustments", "weekdays", "never_before"}
 WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -73,13 +73,18 @@ class SettingsError(Exception):
         super().__init__("\n".join(f"{source}: {p}" for p in problems))
 
 
-def read_settings(text: str, source: str, known_variants: Callable[[str], bool]) -> list[GameSettings]:
-    """Parse a settings file; raise SettingsError naming every bad line."""
+RuleCheck = Callable[[str, Mapping[str, Any]], list[tuple[str, str]]]  # variant, rules -> (rule, why)
+
+
+def read_settings(text: str, source: str, known_variants: Callable[[str], bool],
+                  check_rules: RuleCheck | None = None) -> list[GameSettings]:
+    """Parse a settings file; raise SettingsError naming every bad line. ``check_rules`` judges a
+    game's choice of its variant's rules (``rules:``)."""
     try:
         raw = load_strict(text)
     except YamlProblem as exc:
         raise SettingsError(source, [SettingsProblem(exc.line or None, exc.message)]) from None
-    reader = _Reader(known_variants)
+    reader = _Reader(known_variants, check_rules)
     games: list[GameSettings] = []
     if isinstance(raw, Mapping) and "games" in raw:
         entries = raw["games"]
@@ -106,8 +111,9 @@ def read_settings(text: str, source: str, known_variants: Callable[[str], bool])
 
 
 class _Reader:
-    def __init__(self, known_variants: Callable[[str], bool]):
+    def __init__(self, known_variants: Callable[[str], bool], check_rules: RuleCheck | None = None):
         self.known_variants = known_variants
+        self.check_rules = check_rules
         self.problems: list[SettingsProblem] = []
 
     def problem(self, line: int | None, message: str) -> None:
@@ -147,10 +153,21 @@ class _Reader:
             missed=self.missed(raw.get("missed") or {}, line_of(raw, "missed")),
             press=self.press(raw.get("press", "white"), line_of(raw, "press")),
             draw=self.draw(raw.get("draw") or {}, line_of(raw, "draw")),
+            rules=self.rules(variant, raw.get("rules") or {}, line_of(raw, "rules")),
         )
         return settings if len(self.problems) == start else None
 
     # -- pieces ----------------------------------------------------------------------
+
+    def rules(self, variant: str, raw: Any, line: int | None) -> dict[str, Any]:
+        if not isinstance(raw, Mapping):
+            self.problem(line, "'rules' must be a mapping of the variant's rules to their values")
+            return {}
+        chosen = {str(k): v for k, v in raw.items()}
+        if self.check_rules is not None and self.known_variants(variant):
+            for name, why in self.check_rules(variant, chosen):
+                self.problem(line_of(raw, name) or line, why)
+        return chosen
 
     def listed(self, raw: Mapping, key: str, default: list) -> list:
         value = raw.get(key, default)

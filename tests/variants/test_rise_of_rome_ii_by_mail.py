@@ -134,3 +134,29 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     for mail in results:
         assert mail.attach_phase_id is not None  # the picture of the board goes with every results mail
         assert re.search(r"\b2(20|19) B\.C\. ", mail.body)
+
+
+def test_the_gm_may_choose_the_strict_reading_of_rebellion(world: World) -> None:  # noqa: F811
+    world.write_game("strict", SETTINGS + "rules: {rebellion_after: 1}\n"
+                     + "players:\n" + "".join(f"  - {{email: {a}, power: {p}}}\n" for p, a in PLAYERS.items()))
+    world.tick()
+    position = world.services.position_of(_game_named(world, "strict"))
+    assert position.extra["rebellion_after"] == 1
+
+
+def test_a_rule_the_variant_does_not_have_refuses_the_settings_file(world: World, caplog) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    world.write_game("odd", SETTINGS + "rules: {rebellion_after: 2, elephants: true}\n")
+    world.tick()
+    with world.services.db.sessions() as session:
+        assert find_game(session, "odd") is None
+    assert "line 7: rise-of-rome-ii has no rule 'elephants' to choose (it has:\n  rebellion_after)" in caplog.text
+    world.write_game("odd", SETTINGS + "rules: {rebellion_after: 3}\n")
+    world.tick()
+    assert "rebellion_after is 2 (two empty Autumns in a row) or 1 (one)" in caplog.text
+
+
+def _game_named(world: World, name: str):  # type: ignore[no-untyped-def]  # noqa: F811
+    with world.services.db.sessions() as session:
+        game = find_game(session, name)
+        session.expunge_all()
+        return game

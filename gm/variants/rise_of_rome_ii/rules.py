@@ -24,7 +24,7 @@ are written for players in templates/help/rise-of-rome-ii.txt.j2. Each rule, and
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
 from gm.adjudicator.effects import Effects
@@ -41,7 +41,7 @@ from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
 from gm.variants.rise_of_rome_ii import orders, play
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
-from gm.variants.rise_of_rome_ii.state import RomeState
+from gm.variants.rise_of_rome_ii.state import REBELLION_AFTER, RomeState
 from gm.variants.seasons import during_adjustments
 from gm.variants.standard import first_year
 
@@ -79,6 +79,13 @@ class RiseOfRome(Variant):
         self.leaders: dict[str, str] = dict(rules["leaders"])  # power -> its leader's name
         self.bridges = tuple(Bridge(tuple(b["between"]), b["crosses"]) for b in rules["land_bridges"])  # type: ignore[arg-type]
         self.build_areas = frozenset(p.id for p in game_map.provinces.values() if p.extra.get("barbarian_build_area"))
+        self.options = {"rebellion_after": REBELLION_AFTER}  # 1: the strict reading of 5.1
+
+    def option_problems(self, chosen: Mapping[str, object]) -> list[tuple[str, str]]:
+        problems = super().option_problems(chosen)
+        if not problems and chosen.get("rebellion_after", REBELLION_AFTER) not in (1, 2):
+            problems.append(("rebellion_after", "rebellion_after is 2 (two empty Autumns in a row) or 1 (one)"))
+        return problems
 
     # -- vocabulary: leaders by name, sacks, leads, placements ----------------------------
 
