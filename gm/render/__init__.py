@@ -4,6 +4,10 @@
 ``position`` (provinces filled by owner, supply centres, units, dislodged units) and, given the
 phase's ``PhaseReport``, its orders with their outcomes. The province shapes come from
 ``maps/shapes/VARIANT.json``, made offline by ``gm maps shapes VARIANT``.
+
+Any variant's units are drawn: each unit type by the style table (``style.UNIT_STYLES``, by
+the type's name), units sharing a province side by side (``stacks``); a rules module adds
+its own layers from ``Position.extra`` by implementing ``layers.DrawsMapLayers``.
 """
 
 from gm.render.png import render_phase_png, svg_to_png

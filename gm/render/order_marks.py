@@ -1,8 +1,9 @@
 """The orders of a phase as lines: moves and retreats as arrows, supports and convoys as thin
 lines, removals as crosses; whatever failed is dashed.
 
-Moves bend slightly to their left, so two units swapping places (or bouncing off each other)
-draw two arrows side by side. Supports of a move end on the supported arrow near its head;
+Each order starts at its own unit's mark (units sharing a province stand side by side;
+identical units take their orders' lines in turn). Moves bend slightly to their left, so
+two units swapping places (or bouncing off each other) draw two arrows side by side. Supports of a move end on the supported arrow near its head;
 convoys end on the convoyed army's path. An order of a type this module does not know is
 drawn as an arrow if it has a destination, and otherwise not at all.
 """
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from gm.domain.geography import Location
-from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, Waive
+from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from gm.domain.outcomes import OrderResult
+from gm.domain.units import UnitType
 from gm.render import style
 
 Point = tuple[float, float]
@@ -57,9 +59,14 @@ class OrderMarks:
 
 
 class _Spots(Protocol):
-    """Where a unit at a location is drawn (the scene's answer)."""
+    """Where things are drawn (the scene's answers)."""
 
-    def of(self, location: Location) -> Point | None: ...
+    def of(self, location: Location) -> Point | None:
+        """The spot of a location (where a move arrow points)."""
+
+    def unit(self, power: str | None, unit_type: UnitType | None, location: Location, dislodged: bool,
+             turn: int = 0) -> Point | None:
+        """The mark of a unit (``power`` None: any unit of that type there)."""
 
 
 def _unit(a: Point, b: Point) -> Point:
@@ -137,17 +144,13 @@ def draw_orders(
     spots: _Spots,
     colour_of: Callable[[str | None], str],
     dislodged: set[tuple[str, Location]],
-    offset: Callable[[Point], Point],
 ) -> OrderMarks:
     marks = OrderMarks()
     dislodged_at = {loc for _, loc in dislodged}
+    turns: dict[tuple[str, UnitType | None, Location], int] = {}
 
-    def where(power: str, location: Location, own: bool = True) -> Point | None:
-        spot = spots.of(location)
-        if spot is None:
-            return None
-        hit = (power, location) in dislodged if own else location in dislodged_at
-        return offset(spot) if hit else spot
+    def where(ref: UnitRef) -> Point | None:  # a unit an order names (its power unknown)
+        return spots.unit(None, ref.type, ref.location, ref.location in dislodged_at)
 
     for result in results:
         order = result.order
@@ -155,8 +158,11 @@ def draw_orders(
             continue
         colour = colour_of(result.power)
         failed = not result.succeeded
+        unit_type = result.unit.type if result.unit is not None else order.unit.type
         location = result.unit.location if result.unit is not None else order.unit.location
-        origin = where(result.power, location)
+        key = (result.power, unit_type, location)
+        turns[key] = turns.get(key, -1) + 1
+        origin = spots.unit(result.power, unit_type, location, (result.power, location) in dislodged, turns[key])
         if origin is None:
             continue
         mark: Stroke | None = None
@@ -165,11 +171,11 @@ def draw_orders(
             if target is not None:
                 mark = arrow(origin, target, colour, failed, "retreat" if isinstance(order, Retreat) else "move")
         elif isinstance(order, SupportMove):
-            helped, goal = where("", order.supported.location, own=False), spots.of(order.destination)
+            helped, goal = where(order.supported), spots.of(order.destination)
             if helped is not None and goal is not None:
                 mark = line_to(origin, _bent_point(helped, goal, 0.72), colour, failed, "support", 0.0)
         elif isinstance(order, SupportHold):
-            helped = where("", order.supported.location, own=False)
+            helped = where(order.supported)
             if helped is not None:
                 mark = line_to(origin, helped, colour, failed, "support", style.UNIT_RADIUS + 3)
         elif isinstance(order, Convoy):

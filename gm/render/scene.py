@@ -2,7 +2,9 @@
 
 ``build_scene`` turns a variant, a position and (optionally) the phase's report into plain
 values; the SVG template (``templates/map/board.svg.j2``) only loops over them. The orders'
-lines are worked out in ``order_marks``.
+lines are worked out in ``order_marks``; how each unit looks and where the units of one
+province stand, in ``stacks``; the variant's own layers (``layers.DrawsMapLayers``) are
+drawn from its state between the provinces and the units.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from gm.domain.geography import Location
 from gm.domain.orders import Build
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
-from gm.domain.units import Unit
+from gm.domain.units import Unit, UnitType
 from gm.render import style
+from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
 from gm.render.order_marks import Cross, OrderMarks, Stroke, draw_orders
-from gm.render.shapes import MapShapes, load_shapes
+from gm.render.shapes import MapShapes, ProvinceShape, load_shapes
+from gm.render.stacks import Piece, Placed, lay_out, unit_style
 
 Point = tuple[float, float]
 
@@ -35,13 +39,60 @@ class Area:
 class UnitMark:
     x: float
     y: float
-    shape: str  # army | fleet | other
+    shape: str  # one of style.UNIT_SHAPES
     letter: str
     fill: str
     ink: str  # the letter's colour
     edge: str
     dislodged: bool = False
     new: bool = False  # built this phase
+    scale: float = 1.0
+    double: bool = False  # a second rim
+    count: int = 1  # the units of one power and type this mark stands for (a badge past 1)
+
+
+@dataclass(frozen=True)
+class TintArea:
+    path: str
+    fill: str  # a colour, or "url(#...)" of a pattern
+    opacity: float
+
+
+@dataclass(frozen=True)
+class TintPattern:
+    id: str
+    pattern: str  # hatch | dots
+    colour: str
+
+
+@dataclass(frozen=True)
+class MarkerMark:
+    x: float
+    y: float
+    symbol: str  # a layers.Symbol value
+    colour: str
+    edge: str
+
+
+@dataclass(frozen=True)
+class LinkMark:
+    d: str
+    colour: str
+    edge: str
+    dashed: bool
+
+
+@dataclass(frozen=True)
+class MarkLegend:
+    """A variant layer's legend entry: a sample (tint pattern, marker symbol or link) and its text."""
+
+    x: float
+    y: float
+    kind: str  # tint | marker | link
+    sample: str  # a tint: its fill (a colour or "url(#...)"); a marker: its symbol; a link: solid or dashed
+    colour: str
+    edge: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -87,22 +138,31 @@ class Scene:
     strokes: list[Stroke] = field(default_factory=list)
     crosses: list[Cross] = field(default_factory=list)
     units: list[UnitMark] = field(default_factory=list)
+    tint_patterns: list[TintPattern] = field(default_factory=list)
+    tints: list[TintArea] = field(default_factory=list)
+    links: list[LinkMark] = field(default_factory=list)
+    markers: list[MarkerMark] = field(default_factory=list)
     legend: list[LegendEntry] = field(default_factory=list)
+    mark_legend: list[MarkLegend] = field(default_factory=list)
     legend_top: int = 0
     style: object = style
 
 
 class Palette:
-    """Each power's colour: the map's, or a stable made-up one for powers it does not list."""
+    """Each power's colour: the map's; a grey for the owners of units nobody plays (neutral
+    garrisons, barbarians); a stable made-up one for powers the map does not list."""
 
     def __init__(self, variant: Variant):
         self.defs = variant.map.powers
+        self.unplayed = {p: style.UNPLAYED[i % len(style.UNPLAYED)] for i, p in enumerate(variant.unplayed_powers)}
 
     def colour(self, power: str | None) -> str:
         if power is None:
             return style.CENTRE_UNOWNED
         d = self.defs.get(power)
-        return style.normal(d.colour) if d else style.fallback_colour(power)
+        if d is not None:
+            return style.normal(d.colour)
+        return self.unplayed.get(power) or style.fallback_colour(power)
 
     def adjective(self, power: str) -> str:
         d = self.defs.get(power)
@@ -114,10 +174,10 @@ def dislodged_offset(spot: Point) -> Point:
     return spot[0] + gap, spot[1] - gap
 
 
-def unit_mark(unit_letter: str, spot: Point, colour: str, dislodged: bool = False, new: bool = False) -> UnitMark:
-    shape = {"A": "army", "F": "fleet"}.get(unit_letter, "other")
-    return UnitMark(spot[0], spot[1], shape, unit_letter, colour, style.ink_on(colour), style.outline_for(colour),
-                    dislodged, new)
+def unit_mark(placed: Placed, colour: str) -> UnitMark:
+    piece = placed.piece
+    return UnitMark(placed.x, placed.y, piece.look.shape, piece.unit.type.letter, colour, style.ink_on(colour),
+                    style.outline_for(colour), piece.dislodged, piece.new, piece.look.scale, piece.double, placed.count)
 
 
 def build_scene(variant: Variant, position: Position, report: PhaseReport | None = None,
@@ -128,10 +188,15 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     phase_title = variant.title(position.phase)
     others = ({u.power for u in position.units} | set(position.centres.values())) - set(game_map.powers)
     powers = list(game_map.powers) + sorted(others)
+    pen = MapPen(shapes.provinces, palette.colour)
+    if isinstance(variant, DrawsMapLayers):
+        variant.map_layers(position, pen)
+    patterns = _tint_patterns(pen)
     legend, legend_height = _legend(powers, position, palette, shapes.width)
+    mark_legend, mark_legend_height = _mark_legend(pen, patterns, shapes.width, legend_height)
     scene = Scene(
         width=shapes.width,
-        height=style.TITLE_HEIGHT + shapes.height + legend_height,
+        height=style.TITLE_HEIGHT + shapes.height + legend_height + mark_legend_height,
         map_top=style.TITLE_HEIGHT,
         map_width=shapes.width,
         map_height=shapes.height,
@@ -140,47 +205,89 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
         neutral_land=shapes.neutral_land,
         coastline=shapes.land,
         legend=legend,
+        mark_legend=mark_legend,
         legend_top=style.TITLE_HEIGHT + shapes.height,
     )
     _areas(scene, shapes, position, palette, variant)
+    _layers(scene, shapes, pen, patterns)
     spots = _Spots(shapes)
     # units dislodged on this board: waiting to retreat, or (with a movement report) dislodged now
     dislodged: set[tuple[str, Location]] = {(d.unit.power, d.unit.location) for d in position.dislodged}
     if report is not None and position.phase.kind is PhaseKind.MOVEMENT:
         dislodged |= {(d.unit.power, d.unit.location) for d in report.resolved.dislodged}
-    units: list[tuple[Unit, bool]] = [(u, (u.power, u.location) in dislodged) for u in position.units]
-    units += [(d.unit, True) for d in position.dislodged]
-    for unit, is_dislodged in units:
-        spot = spots.of(unit.location)
-        if spot is None:
-            continue
-        if is_dislodged:
-            spot = dislodged_offset(spot)
-        scene.units.append(unit_mark(unit.type.letter, spot, palette.colour(unit.power), dislodged=is_dislodged))
+    units: list[tuple[Unit, bool, bool]] = [(u, (u.power, u.location) in dislodged, False) for u in position.units]
+    units += [(d.unit, True, False) for d in position.dislodged]
     if report is not None:
-        marks: OrderMarks = draw_orders(report.results, spots, palette.colour, dislodged, dislodged_offset)
-        scene.strokes, scene.crosses = marks.strokes, marks.crosses
         for result in report.results:
-            if isinstance(result.order, Build) and result.succeeded:
-                spot = spots.of(result.order.unit.location)
-                letter = result.unit.type.letter if result.unit else (
-                    result.order.unit.type.letter if result.order.unit.type else "?")
-                if spot is not None:
-                    scene.units.append(unit_mark(letter, spot, palette.colour(result.power), new=True))
+            if not (isinstance(result.order, Build) and result.succeeded):
+                continue
+            built = result.unit
+            if built is None and result.order.unit.type is not None:
+                built = Unit(result.power, result.order.unit.type, result.order.unit.location)
+            if built is not None:
+                units.append((built, False, True))
+    for unit, is_dislodged, new in units:
+        spots.add(Piece(unit, unit_style(unit.type), _double(variant, unit), is_dislodged, new))
+    for placed in spots.place():
+        scene.units.append(unit_mark(placed, palette.colour(placed.piece.unit.power)))
+    if report is not None:
+        marks: OrderMarks = draw_orders(report.results, spots, palette.colour, dislodged)
+        scene.strokes, scene.crosses = marks.strokes, marks.crosses
     # units drawn last on top; dislodged ones above the rest
     scene.units.sort(key=lambda m: m.dislodged)
     return scene
 
 
+def _double(variant: Variant, unit: Unit) -> bool:
+    """A second rim: the style says so, or the unit is worth two (a double unit of any name)."""
+    return unit_style(unit.type).double or variant.strength(unit) >= 2
+
+
 class _Spots:
-    """Where units at each location are drawn."""
+    """Where units at each location are drawn: each unit's own mark once the units are placed."""
 
     def __init__(self, shapes: MapShapes):
         self.shapes = shapes
+        self.waiting: dict[Point, list[Piece]] = {}
+        self.marks: dict[tuple[str, UnitType, Location, bool], list[Point]] = {}
+        self.anywhere: dict[tuple[Location, bool], list[tuple[UnitType, Point]]] = {}
 
     def of(self, location: Location) -> Point | None:
         shape = self.shapes.provinces.get(location.province)
         return None if shape is None else shape.spot(location.coast)
+
+    def add(self, piece: Piece) -> None:
+        spot = self.of(piece.unit.location)
+        if spot is not None:
+            self.waiting.setdefault(dislodged_offset(spot) if piece.dislodged else spot, []).append(piece)
+
+    def place(self) -> list[Placed]:
+        """Every unit's mark, the units of one spot side by side."""
+        placed = [mark for spot, pieces in self.waiting.items() for mark in lay_out(pieces, spot)]
+        for mark in placed:
+            unit = mark.piece.unit
+            point = (mark.x, mark.y)
+            self.marks.setdefault((unit.power, unit.type, unit.location, mark.piece.dislodged), []).extend(
+                [point] * mark.count)
+            self.anywhere.setdefault((unit.location, mark.piece.dislodged), []).append((unit.type, point))
+        return placed
+
+    def unit(self, power: str | None, unit_type: UnitType | None, location: Location, dislodged: bool,
+             turn: int = 0) -> Point | None:
+        """The mark of a unit (identical units: the ``turn``-th); of a unit of that type there when
+        the power is not known; else the location's spot."""
+        if power is not None and unit_type is not None:
+            found = self.marks.get((power, unit_type, location, dislodged))
+            if found:
+                return found[turn % len(found)]
+        there = self.anywhere.get((location, dislodged), [])
+        for kind, point in there:
+            if unit_type is None or kind is unit_type:
+                return point
+        spot = self.of(location)
+        if spot is None:
+            return None
+        return dislodged_offset(spot) if dislodged else spot
 
 
 def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette, variant: Variant) -> None:
@@ -202,6 +309,89 @@ def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette
         if shape.centre is not None and pid in variant.map.supply_centres:
             scene.centres.append(CentreMark(shape.centre[0], shape.centre[1],
                                             palette.colour(owner) if owner else style.CENTRE_UNOWNED))
+
+
+def _tint_patterns(pen: MapPen) -> dict[tuple[Pattern, str], TintPattern]:
+    """One SVG pattern per pattern and colour the variant's tints use."""
+    patterns: dict[tuple[Pattern, str], TintPattern] = {}
+    for tint in pen.tints:
+        key = (tint.pattern, tint.colour)
+        if tint.pattern is not Pattern.FILL and key not in patterns:
+            patterns[key] = TintPattern(f"tint-{len(patterns)}", tint.pattern.value, tint.colour)
+    return patterns
+
+
+def _tint_fill(pattern: Pattern, colour: str, patterns: dict[tuple[Pattern, str], TintPattern]) -> str:
+    return colour if pattern is Pattern.FILL else f"url(#{patterns[pattern, colour].id})"
+
+
+def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern]) -> None:
+    """The variant's tints, links and markers in picture coordinates."""
+    scene.tint_patterns = list(patterns.values())
+    for tint in pen.tints:
+        opacity = style.TINT_OPACITY if tint.pattern is Pattern.FILL else 1.0
+        scene.tints.append(TintArea(shapes.provinces[tint.province].path, _tint_fill(tint.pattern, tint.colour, patterns),
+                                    opacity))
+    for link in pen.links:
+        a, b = _anchor(shapes.provinces[link.a]), _anchor(shapes.provinces[link.b])
+        scene.links.append(LinkMark(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}", link.colour,
+                                    style.outline_for(link.colour), link.dashed))
+    beside: dict[str, list[Symbol | str]] = {}
+    for marker in pen.markers:
+        shape = shapes.provinces[marker.province]
+        edge = style.outline_for(marker.colour)
+        if marker.symbol.on_centre:
+            x, y = _anchor(shape)
+            scene.markers.append(MarkerMark(x, y, marker.symbol.value, marker.colour, edge))
+            continue
+        row = beside.setdefault(marker.province, [])
+        row.append(marker.symbol)
+        x, y = _beside(shape, len(row) - 1)
+        scene.markers.append(MarkerMark(x, y, marker.symbol.value, marker.colour, edge))
+
+
+def _anchor(shape: ProvinceShape) -> Point:
+    """Where a province's own marks go: its supply-centre mark, else where its units stand."""
+    return shape.centre if shape.centre is not None else shape.unit
+
+
+def _beside(shape: ProvinceShape, index: int) -> Point:
+    """The ``index``-th marker of a province: right of its supply-centre mark, else under its name."""
+    step = 2 * style.MARK_SIZE + 2
+    if shape.centre is not None:
+        return shape.centre[0] + style.CENTRE_RADIUS + 2 + style.MARK_SIZE + index * step, shape.centre[1]
+    return shape.label[0] + index * step, shape.label[1] + 13
+
+
+def _mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], width: int,
+                 top: int) -> tuple[list[MarkLegend], int]:
+    """One entry per legend text of the variant's layers, in rows under the powers' legend. An
+    entry drawn in several colours (cities of several owners) shows its sample in neutral ink;
+    a tint's sample is its fill (a colour, or its first pattern)."""
+    samples: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, text) -> (sample, colour)
+    colours: dict[tuple[str, str], set[str]] = {}
+    for tint in pen.tints:
+        samples.setdefault(("tint", tint.legend), (_tint_fill(tint.pattern, tint.colour, patterns), tint.colour))
+        colours.setdefault(("tint", tint.legend), set()).add(tint.colour)
+    for link in pen.links:
+        samples.setdefault(("link", link.legend), ("dashed" if link.dashed else "solid", link.colour))
+        colours.setdefault(("link", link.legend), set()).add(link.colour)
+    for marker in pen.markers:
+        samples.setdefault(("marker", marker.legend), (marker.symbol.value, marker.colour))
+        colours.setdefault(("marker", marker.legend), set()).add(marker.colour)
+    if not samples:
+        return [], 0
+    placed, x, y = [], 12.0, float(top)
+    for (kind, text), (sample, colour) in samples.items():
+        if len(colours[kind, text]) > 1:
+            colour = style.MARK_INK
+            sample = colour if kind == "tint" and not sample.startswith("url(") else sample
+        room = 34 + 6.9 * len(text) + 18  # the sample, the text (DejaVu Sans at 12.5 px), a gap
+        if x + room > width - 10 and x > 12:
+            x, y = 12.0, y + style.LEGEND_ROW
+        placed.append(MarkLegend(x, y, kind, sample, colour, style.outline_for(colour), text))
+        x += room
+    return placed, int(y - top) + style.LEGEND_ROW + 4
 
 
 def _legend(powers: list[str], position: Position, palette: Palette, width: int) -> tuple[list[LegendEntry], int]:

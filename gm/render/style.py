@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 SEA = "#b5d3ec"
 SEA_BORDER = "#8fb3d3"
@@ -68,7 +69,66 @@ def outline_for(colour: str) -> str:
     return "#111111" if luminance(colour) > 0.25 else "#f5f5f5"
 
 
+UNPLAYED = ("#a3a3a3", "#8c7560", "#6f8296")  # units no player plays (neutrals, barbarians), in turn
+
+
 def fallback_colour(power: str) -> str:
     """A stable colour for a power the map does not list (one that joined during the game)."""
     digest = hashlib.sha256(power.encode()).digest()
     return _hex((60 + digest[0] % 160, 60 + digest[1] % 160, 60 + digest[2] % 160))
+
+
+# -- unit types: how each is drawn (keyed by the unit type's name, any variant) ----------------
+#
+# A shape is one of the board template's unit macros; ``scale`` sizes it against an army;
+# ``double`` draws a second rim (a unit of strength 2 gets one whatever its type). A type not
+# listed is drawn by its mobility (a ship for sea units, a square for units that never move,
+# a hexagon otherwise), always with its letter.
+
+UNIT_SHAPES = {"army", "fleet", "star", "square", "hexagon", "diamond", "triangle", "burst"}
+# Half the width of each shape at scale 1, in units of UNIT_RADIUS (for laying out stacks).
+SHAPE_HALF_WIDTH = {"army": 1.0, "fleet": 1.4, "star": 1.0, "square": 0.9, "hexagon": 1.0, "diamond": 1.1,
+                    "triangle": 1.05, "burst": 1.1}
+DOUBLE_RIM = 1.3  # the second rim of a double unit, as a multiple of its shape
+
+
+@dataclass(frozen=True)
+class UnitStyle:
+    shape: str
+    scale: float = 1.0
+    double: bool = False
+
+    def __post_init__(self) -> None:
+        if self.shape not in UNIT_SHAPES:
+            raise ValueError(f"no unit shape {self.shape!r} (shapes: {', '.join(sorted(UNIT_SHAPES))})")
+
+    def half_width(self, double: bool) -> float:
+        """Half the drawn width, in pixels (with the second rim when ``double``)."""
+        return UNIT_RADIUS * SHAPE_HALF_WIDTH[self.shape] * self.scale * (DOUBLE_RIM if double else 1.0)
+
+
+UNIT_STYLES: dict[str, UnitStyle] = {
+    "army": UnitStyle("army"),
+    "fleet": UnitStyle("fleet"),
+    "leader": UnitStyle("star", scale=0.85),
+    "garrison": UnitStyle("square"),
+    "barbarian army": UnitStyle("burst"),
+    "infantry": UnitStyle("army"),
+    "cavalry": UnitStyle("diamond"),
+    "catapult": UnitStyle("triangle"),
+    "double army": UnitStyle("army", double=True),
+    "double fleet": UnitStyle("fleet", double=True),
+}
+UNIT_STYLE_BY_MOBILITY = {"sea": UnitStyle("fleet"), "none": UnitStyle("square")}
+UNIT_STYLE_FALLBACK = UnitStyle("hexagon")
+
+STACK_GAP = 3.0  # between the marks of units sharing a province
+STACK_ROW = 4  # marks side by side in a row; past that, identical units are counted on one mark
+BADGE_RADIUS = 6.5
+
+# -- a variant's own layers (gm.render.layers) -------------------------------------------------
+MARK_INK = "#5b4636"  # a layer drawn in no power's colour
+MARK_SIZE = 4.5  # half the width of a marker
+TINT_OPACITY = 0.55  # a filled tint over the province's own colour
+HATCH_SPACING = 7.0
+LINK_WIDTH = 2.6

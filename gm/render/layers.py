@@ -1,0 +1,128 @@
+"""A variant's own layers on the board picture, drawn from its state (``Position.extra``).
+
+A rules module that wants them implements ``DrawsMapLayers``: ``map_layers(position, pen)``
+is called for every picture of the variant's boards and draws through ``pen``, a ``MapPen``
+(the rules module imports nothing from gm.render, which sits above it)::
+
+    def map_layers(self, position, pen):
+        for province in position.extra.get("barbarians", []):
+            pen.tint(province, "barbarian land", colour="#8b5a2b")
+        for province, city in position.extra.get("cities", {}).items():
+            pen.marker(province, "square", "city", power=city["owner"])
+        for a, b in position.extra.get("roads", []):
+            pen.link(a, b, "road")
+        for centre in position.extra.get("sacked", []):
+            pen.marker(centre, "cross", "sacked centre")
+
+Tints shade a province (``fill``, ``hatch`` or ``dots``), markers stand at a province (on
+its supply-centre mark for ``ring`` and ``cross``, which mark the centre itself; beside it,
+or under the province's name, for the others), links join two provinces. Each takes a
+power (drawn in its colour) or a colour, and a legend: each legend appears once under the
+picture, with a sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol, TypeVar, runtime_checkable
+
+from gm.domain.position import Position
+from gm.render import style
+
+
+class Pattern(Enum):
+    FILL = "fill"
+    HATCH = "hatch"
+    DOTS = "dots"
+
+
+class Symbol(Enum):
+    SQUARE = "square"
+    CASTLE = "castle"
+    STAR = "star"
+    TRIANGLE = "triangle"
+    DOT = "dot"
+    RING = "ring"  # around the supply-centre mark
+    CROSS = "cross"  # through the supply-centre mark (a centre struck out)
+
+    @property
+    def on_centre(self) -> bool:
+        return self in (Symbol.RING, Symbol.CROSS)
+
+
+@dataclass(frozen=True)
+class Tint:
+    province: str
+    legend: str
+    pattern: Pattern
+    colour: str
+
+
+@dataclass(frozen=True)
+class Marker:
+    province: str
+    legend: str
+    symbol: Symbol
+    colour: str
+
+
+@dataclass(frozen=True)
+class Link:
+    a: str
+    b: str
+    legend: str
+    colour: str
+    dashed: bool
+
+
+class MapPen:
+    """What a variant draws its layers with; the scene then draws what it was given."""
+
+    def __init__(self, provinces: Collection[str], colour_of: Callable[[str], str]):
+        self.provinces = provinces
+        self.colour_of = colour_of
+        self.tints: list[Tint] = []
+        self.markers: list[Marker] = []
+        self.links: list[Link] = []
+
+    def tint(self, province: str, legend: str, *, pattern: str = "hatch", power: str | None = None,
+             colour: str | None = None) -> None:
+        self.tints.append(Tint(self._province(province), legend, _named(Pattern, pattern), self._colour(power, colour)))
+
+    def marker(self, province: str, symbol: str, legend: str, *, power: str | None = None,
+               colour: str | None = None) -> None:
+        self.markers.append(Marker(self._province(province), legend, _named(Symbol, symbol), self._colour(power, colour)))
+
+    def link(self, a: str, b: str, legend: str, *, power: str | None = None, colour: str | None = None,
+             dashed: bool = False) -> None:
+        self.links.append(Link(self._province(a), self._province(b), legend, self._colour(power, colour), dashed))
+
+    def _province(self, province: str) -> str:
+        if province not in self.provinces:
+            raise ValueError(f"map layers: no province {province!r} on this board")
+        return province
+
+    def _colour(self, power: str | None, colour: str | None) -> str:
+        if power is not None:
+            return self.colour_of(power)
+        return style.normal(colour) if colour else style.MARK_INK
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def _named(kind: type[E], value: str) -> E:
+    try:
+        return kind(value)
+    except ValueError:
+        known = ", ".join(k.value for k in kind)
+        raise ValueError(f"map layers: no {kind.__name__.lower()} {value!r} (known: {known})") from None
+
+
+@runtime_checkable
+class DrawsMapLayers(Protocol):
+    """What a rules module implements to add its own layers to the board picture."""
+
+    def map_layers(self, position: Position, pen: MapPen) -> None: ...
