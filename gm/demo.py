@@ -1,10 +1,14 @@
 """A game played by mail on the embedded defaults (SQLite, local Maildir folders), on a fast clock.
 
-Seven players write their orders as mails (with a mistake or two, corrected in a second mail,
-and some press), which are dropped into the judge's inbox folder; the judge answers into its
-outbox folder; the clock jumps to each deadline. Everything goes through gm's real mail path:
-the Maildir inbox, the intake, the scheduler, the outbox dispatcher. What each player
-receives is printed.
+Any variant of the catalog with the powers its map lists: one player per power (named after
+it) writes orders as mails (the plausible player's, with a mistake corrected in a second
+mail, and some press), which are dropped into the judge's inbox folder; the judge answers
+into its outbox folder; the clock jumps to each deadline. Everything goes through gm's real
+mail path: the Maildir inbox, the intake, the scheduler, the outbox dispatcher. What each
+player receives is printed.
+
+A variant whose players join during the game (its map lists no powers) has nobody to seat
+before the start: ``players_of`` refuses it, and is where its demo will send JOIN mails.
 """
 
 from __future__ import annotations
@@ -20,18 +24,19 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import TextIO
 
+from gm.adjudicator.variant import Variant
 from gm.app import App
 from gm.bots.plausible import PlausiblePlayer
 from gm.clock import ManualClock
 from gm.config import AppConfig, MailboxConfig, default_config
+from gm.domain.position import Position
 from gm.games.lifecycle import find_game
 from gm.reports.names import Namer
+from gm.variants.catalog import VariantCatalog
 
 DOMAIN = "example.test"
-PLAYERS = {"Austria": "anna", "England": "edward", "France": "francoise", "Germany": "greta",
-           "Italy": "ivo", "Russia": "ruslan", "Turkey": "tarik"}
 SETTINGS = """\
-variant: standard
+variant: {variant}
 gm: master@{domain}
 timezone: Europe/Paris
 deadlines: {{movement: 48h, retreats: 24h, adjustments: 24h}}
@@ -43,9 +48,24 @@ players:
 """
 
 
+class DemoUnsupported(ValueError):
+    """The demo cannot play this variant yet."""
+
+
+def players_of(variant: Variant) -> dict[str, str]:
+    """Each power of the map, played by someone named after it ("greekstates" for Greek States)."""
+    if not variant.map.powers:
+        raise DemoUnsupported(
+            f"{variant.name}: its players join during the game (its map lists no powers), and the demo "
+            "seats its players before the start; such a demo needs JOIN mails (gm.demo.players_of)")
+    return {power: "".join(ch for ch in power.lower() if ch.isalnum()) for power in variant.map.powers}
+
+
 class Demo:
-    def __init__(self, home: Path, out: TextIO, seed: int = 1901):
+    def __init__(self, home: Path, out: TextIO, seed: int = 1901, variant: str = "standard"):
         self.out = out
+        self.variant = VariantCatalog().get(variant)
+        self.players = players_of(self.variant)
         base = default_config(home)
         self.config = AppConfig(**{
             **base.__dict__,
@@ -65,7 +85,7 @@ class Demo:
         self.secrets: dict[str, str] = {}
 
     def address(self, power: str) -> str:
-        return f"{PLAYERS[power]}@{DOMAIN}"
+        return f"{self.players[power]}@{DOMAIN}"
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -74,7 +94,7 @@ class Demo:
 
     def mail(self, power: str, body: str, subject: str = "orders") -> None:
         message = EmailMessage()
-        message["From"] = f"{PLAYERS[power].capitalize()} <{self.address(power)}>"
+        message["From"] = f"{self.players[power].capitalize()} <{self.address(power)}>"
         message["To"] = self.config.judge_address
         message["Subject"] = subject
         message["Message-ID"] = make_msgid(domain=DOMAIN)
@@ -106,46 +126,40 @@ class Demo:
 
     def _learn_secret(self, to: str, subject: str, text: str) -> None:
         secret = re.search(r"^    ([a-z]+-[a-z]+-[a-z]+-\d+)$", text, re.M)
-        power = next((p for p, name in PLAYERS.items() if to.startswith(name + "@")), None)
+        power = next((p for p, name in self.players.items() if to.startswith(name + "@")), None)
         if secret and power and "joined" in subject:
             self.secrets[power] = secret.group(1)
 
     # -- the story -----------------------------------------------------------------
 
     def run(self, years: int = 1) -> None:
-        players = "\n".join(f"  - {{email: {self.address(p)}, power: {p}}}" for p in PLAYERS)
-        (self.config.games_dir / "demo.yaml").write_text(SETTINGS.format(domain=DOMAIN, players=players))
-        self.say(f"gm demo: home {self.config.home}; database {self.config.database_url}")
+        players = "\n".join(f"  - {{email: {self.address(p)}, power: {p}}}" for p in self.players)
+        settings = SETTINGS.format(variant=self.variant.name, domain=DOMAIN, players=players)
+        (self.config.games_dir / "demo.yaml").write_text(settings)
+        self.say(f"gm demo: {self.variant.map.title}; home {self.config.home}; database {self.config.database_url}")
         self.say(f"inbox {self.config.inbound.path}, outbox {self.config.outbound.path}")
         self.say("The game master writes games/demo.yaml; the judge reads it and starts the game.")
         self.round()
         first = True
-        for _ in range(years * 5):
+        for _ in range(years * sum(len(season.kinds) for season in self.variant.calendar.seasons)):
             with self.app.db.sessions() as session:
                 game = find_game(session, "demo")
                 if game is None or game.status != "active":
                     break
                 position = self.app.services.position_of(game)
-                variant = self.app.services.variant_of(game)
             self.say()
-            self.say(f"==== {variant.title(position.phase)}: the players write their orders ====")
-            orders = PlausiblePlayer(variant, self.rng).orders(position)
-            namer = Namer(variant)
-            by_power: dict[str, list[str]] = {}
-            for power, order in orders:
-                by_power.setdefault(power, []).append(namer.order(order).replace(" HOLD", " holds"))
-            for power in PLAYERS:
-                lines = by_power.get(power)
-                if not lines:
-                    continue
+            self.say(f"==== {self.variant.title(position.phase)}: the players write their orders ====")
+            by_power = self.orders(position)
+            writer = next(iter(by_power), None)  # the first to write makes a mistake, then corrects it
+            for power, lines in by_power.items():
                 body = f"SIGNON {power} demo {self.secrets.get(power, '?')}\n" + "\n".join(lines) + "\n"
-                if first and power == "France":
-                    body = body.replace("Paris", "Pariss", 1) + "PRESS TO England\nShall we share the Channel?\nENDPRESS\n"
+                if first and power == writer:
+                    body = misspelt(body, self.variant, position, power) + self.press(power)
                 self.mail(power, body)
             self.round()
-            if first:
-                self.mail("France", f"SIGNON France demo {self.secrets.get('France', '?')}\n"
-                          + "\n".join(by_power["France"]) + "\nSTATUS\n", subject="corrected orders")
+            if first and writer is not None:
+                self.mail(writer, f"SIGNON {writer} demo {self.secrets.get(writer, '?')}\n"
+                          + "\n".join(by_power[writer]) + "\nSTATUS\n", subject="corrected orders")
                 self.round()
                 first = False
             self.clock.advance(timedelta(minutes=6))  # everyone is in: early processing after 5 minutes
@@ -153,6 +167,31 @@ class Demo:
         self.say()
         self.say("Demo over. The whole game is in the database; the judge's files are in " + str(self.config.home))
         self.app.close()
+
+    def orders(self, position: Position) -> dict[str, list[str]]:
+        """Each power's orders for the phase as its player writes them, in the map's order."""
+        namer = Namer(self.variant)
+        by_power: dict[str, list[str]] = {p: [] for p in self.players}
+        for power, order in PlausiblePlayer(self.variant, self.rng).orders(position, powers=list(self.players)):
+            by_power[power].append(namer.order(order).replace(" HOLD", " holds"))
+        return {power: lines for power, lines in by_power.items() if lines}
+
+    def press(self, power: str) -> str:
+        """A word to the next power of the map."""
+        powers = list(self.players)
+        other = powers[(powers.index(power) + 1) % len(powers)]
+        return f"PRESS TO {other}\nShall we keep the peace between us this year?\nENDPRESS\n"
+
+
+def misspelt(body: str, variant: Variant, position: Position, power: str) -> str:
+    """The mail with one of the power's provinces misspelt in its orders (the judge suggests
+    the right one); the sign-on line is left alone."""
+    signon, orders = body.split("\n", 1)
+    for unit in position.units_of(power):
+        name = variant.map.provinces[unit.location.province].name
+        if name in orders:
+            return f"{signon}\n" + orders.replace(name, name + name[-1], 1)
+    return body
 
 
 def _text_of(message: mailbox.Message) -> str:

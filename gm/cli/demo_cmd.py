@@ -1,4 +1,4 @@
-"""``gm demo``: a game played by mail on the embedded defaults, printed as it goes."""
+"""``gm demo [--variant NAME]``: a game played by mail on the embedded defaults, printed as it goes."""
 
 from __future__ import annotations
 
@@ -15,14 +15,21 @@ def register(commands: Any) -> None:
     demo.add_argument("--years", type=int, default=1, help="game years to play")
     demo.add_argument("--home", help="keep the judge's files here (default: a fresh temporary folder)")
     demo.add_argument("--seed", type=int, default=1901)
+    demo.add_argument("--variant", default="standard", help="any variant of the catalog (default: standard)")
     demo.set_defaults(run=run_demo)
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from gm.demo import Demo
+    from gm.demo import Demo, DemoUnsupported
+    from gm.variants.catalog import UnknownVariant
 
     home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="gm-demo-"))
     if args.home and home.exists():
         shutil.rmtree(home)
-    Demo(home, sys.stdout, seed=args.seed).run(years=args.years)
+    try:
+        demo = Demo(home, sys.stdout, seed=args.seed, variant=args.variant)
+    except (UnknownVariant, DemoUnsupported) as exc:
+        print(f"gm demo: {exc.args[0]}", file=sys.stderr)
+        return 2
+    demo.run(years=args.years)
     return 0

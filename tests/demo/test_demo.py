@@ -1,0 +1,63 @@
+"""``gm demo --variant NAME``: a short game of any catalog variant by mail on the embedded defaults."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from gm.cli.main import main
+from gm.demo import Demo, DemoUnsupported, players_of
+from gm.store.database import Database
+from gm.store.models import Game, PhaseRecord
+from gm.variants.catalog import VariantCatalog
+from tests.engine.deltas import Garrisons
+
+
+def test_a_game_of_classical_is_played_by_mail_end_to_end(tmp_path: Path) -> None:
+    out = io.StringIO()
+    Demo(tmp_path / "home", out, seed=7, variant="classical").run(years=1)
+    text = out.getvalue()
+    powers = list(VariantCatalog().get("classical").map.powers)
+    assert text.startswith("gm demo: Classical Diplomacy;")
+    for power in powers:  # every player joins, mails orders and reads the results
+        address = f"{power.lower()}@example.test"
+        assert f"<-- {address} receive: gm: you joined demo" in text
+        assert f"--> {address} mails the judge (orders):" in text
+        assert f"SIGNON {power} demo " in text and f"SIGNON {power} demo ?" not in text
+    readers = f"<-- 5 readers ({', '.join(p.lower() for p in powers)}) receive: gm: demo, "
+    for phase in ("Spring 273 B.C. movement", "Fall 273 B.C. movement", "Winter 273 B.C. adjustments"):
+        assert f"{readers}{phase}: results  [attached: demo-" in text, phase
+    # the first writer's mistake is answered line by line, then corrected
+    assert re.search(r'ERROR: unknown province "(\w+ ?)+" — did you mean', text)
+    corrected = text.split("receive: Re: corrected orders", 1)[1].split("<--", 1)[0]
+    assert "ERROR" not in corrected and "Current orders for Carthage" in corrected
+    assert "<-- 2 readers (egypt, master) receive: gm: demo press from Carthage" in text
+    assert text.rstrip().endswith(str(tmp_path / "home"))
+    db = Database(re.search(r"database (\S+)", text).group(1), migrate=False)  # type: ignore[union-attr]
+    try:
+        with db.sessions() as session:
+            game = session.scalar(select(Game).where(Game.name == "demo"))
+            assert game is not None and game.variant == "classical" and game.status == "active"
+            phases = session.scalars(select(PhaseRecord.phase).where(PhaseRecord.game_id == game.id)).all()
+            assert phases[:3] == ["S-273M", "F-273M", "W-273A"]
+    finally:
+        db.dispose()
+
+
+def test_players_come_from_the_variants_powers() -> None:
+    players = players_of(VariantCatalog().get("standard"))
+    assert players == {p: p.lower() for p in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")}
+
+
+def test_a_variant_whose_players_join_during_the_game_is_refused_clearly() -> None:
+    with pytest.raises(DemoUnsupported, match="join during the game"):
+        players_of(Garrisons())
+
+
+def test_the_command_refuses_an_unknown_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--variant", "nosuch", "--home", str(tmp_path / "h")]) == 2
+    assert "unknown variant 'nosuch'" in capsys.readouterr().err
