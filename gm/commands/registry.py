@@ -56,13 +56,8 @@ class Help(Command):
 
     def _commands(self, ctx: MailContext) -> list[str]:
         text = ctx.services.mailer.render("commands/help.txt.j2", player_commands=self.table.player_commands,
-                                          gm_commands=self.table.gm_commands, rules_variants=_with_rules(ctx))
+                                          gm_commands=self.table.gm_commands)
         return text.rstrip("\n").split("\n")
-
-
-def _with_rules(ctx: MailContext) -> list[str]:
-    """The variants of this judge whose rules are written out for HELP."""
-    return [name for name in ctx.services.catalog.names() if ctx.services.mailer.rules_template(name)]
 
 
 def _variant_named(ctx: MailContext, text: str) -> Variant | None:

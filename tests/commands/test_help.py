@@ -51,12 +51,12 @@ def rules_of_classical(post: Post) -> list[str]:
     return answer(post, "someone@example.org", "HELP classical\n")
 
 
-def test_help_names_the_variants_whose_rules_it_gives(post: Post) -> None:
+def test_help_says_how_to_ask_for_a_variants_rules(post: Post) -> None:
     lines = answer(post, "someone@example.org", "HELP\n")
     text = "\n".join(lines)
     assert lines[0].startswith("Commands, one a line.")
     assert "  HELP [command | RULES | variant]" in lines
-    assert "A variant's rules as this judge reads them: HELP <variant> (written for\nclassical)." in text
+    assert "HELP <variant> gives a variant's rules as this judge reads them (LIST\nshows each game's variant)." in text
     assert "CLASSICAL DIPLOMACY" not in text  # not signed on: the list alone
     assert all(len(line) <= WIDTH for line in lines)
 
