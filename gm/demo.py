@@ -31,6 +31,7 @@ from gm.clock import ManualClock
 from gm.config import AppConfig, MailboxConfig, default_config
 from gm.domain.position import Position
 from gm.games.lifecycle import find_game
+from gm.orders import OrderGrammar, parse_line
 from gm.reports.names import Namer
 from gm.variants.catalog import VariantCatalog
 
@@ -147,6 +148,7 @@ class Demo:
                 if game is None or game.status != "active":
                     break
                 position = self.app.services.position_of(game)
+                seq = game.phase_seq
             self.say()
             self.say(f"==== {self.variant.title(position.phase)}: the players write their orders ====")
             by_power = self.orders(position)
@@ -164,16 +166,30 @@ class Demo:
                 first = False
             self.clock.advance(timedelta(minutes=6))  # everyone is in: early processing after 5 minutes
             self.round()
+            self.deadline_passes(seq)
         self.say()
         self.say("Demo over. The whole game is in the database; the judge's files are in " + str(self.config.home))
         self.app.close()
 
+    def deadline_passes(self, seq: int) -> None:
+        """When a unit is still without orders (one refused), the phase waits for its deadline."""
+        with self.app.db.sessions() as session:
+            game = find_game(session, "demo")
+            due = game.deadline if game is not None and game.phase_seq == seq and game.status == "active" else None
+        if due is not None:
+            self.say("(a unit is still without orders: the clock jumps to the deadline)")
+            self.clock.set(max(self.clock.now(), due + timedelta(minutes=1)))
+            self.round()
+
     def orders(self, position: Position) -> dict[str, list[str]]:
-        """Each power's orders for the phase as its player writes them, in the map's order."""
-        namer = Namer(self.variant)
+        """Each power's orders for the phase as its player writes them, in the map's order: in
+        words where the judge reads the words back, else in the orders' own short form."""
+        namer, grammar = Namer(self.variant), OrderGrammar.for_variant(self.variant)
         by_power: dict[str, list[str]] = {p: [] for p in self.players}
         for power, order in PlausiblePlayer(self.variant, self.rng).orders(position, powers=list(self.players)):
-            by_power[power].append(namer.order(order).replace(" HOLD", " holds"))
+            words = namer.order(order).replace(" HOLD", " holds")
+            read = parse_line(words, grammar, context=position).order
+            by_power[power].append(words if read == order else str(order))
         return {power: lines for power, lines in by_power.items() if lines}
 
     def press(self, power: str) -> str:
@@ -184,13 +200,17 @@ class Demo:
 
 
 def misspelt(body: str, variant: Variant, position: Position, power: str) -> str:
-    """The mail with one of the power's provinces misspelt in its orders (the judge suggests
-    the right one); the sign-on line is left alone."""
-    signon, orders = body.split("\n", 1)
-    for unit in position.units_of(power):
-        name = variant.map.provinces[unit.location.province].name
-        if name in orders:
-            return f"{signon}\n" + orders.replace(name, name + name[-1], 1)
+    """The mail with the place of one of its units misspelt where an order names it first (the
+    judge suggests the right one); the sign-on line is left alone."""
+    namer = Namer(variant)
+    lines = body.split("\n")
+    for number, line in enumerate(lines[1:], start=1):
+        for unit in position.units_of(power):
+            written = namer.unit(unit)
+            if line.startswith(written + " "):
+                place = namer.place(unit.location.whole)
+                lines[number] = written.replace(place, place + place[-1]) + line[len(written):]
+                return "\n".join(lines)
     return body
 
 

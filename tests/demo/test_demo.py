@@ -61,3 +61,15 @@ def test_a_variant_whose_players_join_during_the_game_is_refused_clearly() -> No
 def test_the_command_refuses_an_unknown_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--variant", "nosuch", "--home", str(tmp_path / "h")]) == 2
     assert "unknown variant 'nosuch'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", [n for n in VariantCatalog().names() if n != "classical"])
+def test_every_variant_of_the_catalog_plays_by_mail(tmp_path: Path, name: str) -> None:
+    out = io.StringIO()
+    Demo(tmp_path / "home", out, variant=name).run(years=1)
+    text = out.getvalue()
+    variant = VariantCatalog().get(name)
+    first = variant.calendar.first_phase(variant.first_year)
+    assert f"receive: gm: demo, {variant.title(first)}: results" in text
+    assert text.count("receive: gm: demo, ") >= 2 * 3  # three phases' results, to the players and the GM
+    assert "Demo over." in text
