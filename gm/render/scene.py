@@ -19,7 +19,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit, UnitType
 from gm.render import style
-from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
+from gm.render.layers import DrawsMapLayers, MapPen, Pattern
 from gm.render.order_marks import Cross, OrderMarks, Stroke, draw_orders
 from gm.render.shapes import MapShapes, ProvinceShape, load_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
@@ -336,18 +336,15 @@ def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[P
         a, b = _anchor(shapes.provinces[link.a]), _anchor(shapes.provinces[link.b])
         scene.links.append(LinkMark(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}", link.colour,
                                     style.outline_for(link.colour), link.dashed))
-    beside: dict[str, list[Symbol | str]] = {}
+    beside: dict[str, int] = {}  # markers already standing beside each province's mark
     for marker in pen.markers:
         shape = shapes.provinces[marker.province]
-        edge = style.outline_for(marker.colour)
         if marker.symbol.on_centre:
             x, y = _anchor(shape)
-            scene.markers.append(MarkerMark(x, y, marker.symbol.value, marker.colour, edge))
-            continue
-        row = beside.setdefault(marker.province, [])
-        row.append(marker.symbol)
-        x, y = _beside(shape, len(row) - 1)
-        scene.markers.append(MarkerMark(x, y, marker.symbol.value, marker.colour, edge))
+        else:
+            x, y = _beside(shape, beside.get(marker.province, 0))
+            beside[marker.province] = beside.get(marker.province, 0) + 1
+        scene.markers.append(MarkerMark(x, y, marker.symbol.value, marker.colour, style.outline_for(marker.colour)))
 
 
 def _anchor(shape: ProvinceShape) -> Point:
