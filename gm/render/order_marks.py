@@ -3,9 +3,10 @@ lines, removals as crosses; whatever failed is dashed.
 
 Each order starts at its own unit's mark (units sharing a province stand side by side;
 identical units take their orders' lines in turn). Moves bend slightly to their left, so
-two units swapping places (or bouncing off each other) draw two arrows side by side. Supports of a move end on the supported arrow near its head;
-convoys end on the convoyed army's path. An order of a type this module does not know is
-drawn as an arrow if it has a destination, and otherwise not at all.
+two units swapping places (or bouncing off each other) draw two arrows side by side.
+Supports of a move end on the supported arrow near its head; convoys end on the convoyed
+army's path. An order of a type this module does not know is drawn as an arrow if it has a
+destination, and otherwise not at all.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 sharing a province side by side around the province's spot.
 
 Marks of one province never overlap: they stand in rows of ``style.STACK_ROW``, each as wide
-as its shape, ``style.STACK_GAP`` apart. Past a row's worth, identical units (one power, one
+as its shape (and its count's badge), ``style.STACK_GAP`` apart. Past a row's worth, identical units (one power, one
 type) share one mark with their count on a badge, so a sea with a dozen fleets of three
 powers shows three marks. Marks of different provinces may still touch where provinces are
 small, as single units always could.
@@ -61,16 +61,21 @@ def lay_out(pieces: Sequence[Piece], spot: Point) -> list[Placed]:
         return [Placed(pieces[0], spot[0], spot[1])]
     counted = _counted(pieces) if len(pieces) > style.STACK_ROW else [(p, 1) for p in pieces]
     rows = [counted[i:i + style.STACK_ROW] for i in range(0, len(counted), style.STACK_ROW)]
-    height = 2 * max(p.half_width for p, _ in counted) + style.STACK_GAP
+    height = 2 * max(half_width(p, n) for p, n in counted) + style.STACK_GAP
     placed = []
     for number, row in enumerate(rows):
         y = spot[1] + (number - (len(rows) - 1) / 2) * height
-        width = sum(2 * p.half_width for p, _ in row) + style.STACK_GAP * (len(row) - 1)
+        width = sum(2 * half_width(p, n) for p, n in row) + style.STACK_GAP * (len(row) - 1)
         x = spot[0] - width / 2
         for piece, count in row:
-            placed.append(Placed(piece, x + piece.half_width, y, count))
-            x += 2 * piece.half_width + style.STACK_GAP
+            placed.append(Placed(piece, x + half_width(piece, count), y, count))
+            x += 2 * half_width(piece, count) + style.STACK_GAP
     return placed
+
+
+def half_width(piece: Piece, count: int = 1) -> float:
+    """Half the room a mark takes in its row: its shape, and the badge of a count."""
+    return piece.half_width + (style.BADGE_RADIUS if count > 1 else 0.0)
 
 
 def _counted(pieces: Sequence[Piece]) -> list[tuple[Piece, int]]:

@@ -57,7 +57,9 @@ STACKED = {"Rome": ["A ROM", "L ROM", "2A CAM", "F TYR", "F TYR"], "Carthage": [
 
 
 def half_width(mark: UnitMark) -> float:
-    return style.UnitStyle(mark.shape, mark.scale, mark.double).half_width(mark.double)
+    """The room a mark takes: its shape, and its count's badge."""
+    badge = style.BADGE_RADIUS if mark.count > 1 else 0.0
+    return style.UnitStyle(mark.shape, mark.scale, mark.double).half_width(mark.double) + badge
 
 
 def marks_by_spot(scene: Scene, variant, board) -> dict[str, list[UnitMark]]:  # type: ignore[no-untyped-def]
