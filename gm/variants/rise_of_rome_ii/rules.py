@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
@@ -370,6 +371,18 @@ class RiseOfRome(Variant):
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return (ARMY,) if power == self.barbarians else (ARMY, FLEET)  # 4.1: Barbarians never build fleets
+
+    # -- the picture (gm.render.layers.DrawsMapLayers) ------------------------------------------
+
+    def map_layers(self, position: Position, pen: Any) -> None:
+        for area in sorted(self.build_areas):
+            pen.tint(area, "Barbarian build area: only Barbarians enter", power=self.barbarians)
+        state = RomeState.of(position)
+        for centre in state.sacked:
+            pen.marker(centre, "cross", "sacked: a supply centre no more")
+        for centre in sorted(state.rebellion):
+            pen.marker(centre, "ring", "Barbarian centre left empty: rebels if empty again after Autumn",
+                       power=self.barbarians)
 
     # -- the bot (gm.bots.plausible.OwnOrders) --------------------------------------------------
 
