@@ -38,22 +38,24 @@ class _SourcesFirst:
 
 
 def _sources_to_run(package: Path, name: str, pure: bool) -> dict[str, Path]:
-    """The compiled modules under ``package`` that must run from their source instead."""
-    sources = {}
+    """The compiled modules under ``package`` that must run from their source instead: all of
+    them when one is stale, since compiled modules expect each other's compiled classes."""
+    compiled_sources: dict[str, Path] = {}
+    stale = []
     for compiled in package.rglob("*"):
         suffix = next((s for s in EXTENSION_SUFFIXES if compiled.name.endswith(s)), None)
         if suffix is None:
             continue
         source = compiled.with_name(compiled.name[: -len(suffix)] + ".py")
         if source.exists():  # not the extensions' shared runtime
-            stale = source.stat().st_mtime > compiled.stat().st_mtime + _BUILD_SLACK
-            if stale and not pure:
-                warnings.warn(f"{source} changed after it was compiled: running it as Python "
-                              f"(scripts/setup compiles it again)", stacklevel=2)
-            if stale or pure:
-                module = ".".join((name, *source.relative_to(package).with_suffix("").parts))
-                sources[module] = source
-    return sources
+            module = ".".join((name, *source.relative_to(package).with_suffix("").parts))
+            compiled_sources[module] = source
+            if source.stat().st_mtime > compiled.stat().st_mtime + _BUILD_SLACK:
+                stale.append(source)
+    if stale and not pure:
+        warnings.warn(f"{', '.join(map(str, stale))} changed after being compiled: running the compiled modules "
+                      f"as Python (scripts/setup compiles them again)", stacklevel=2)
+    return compiled_sources if stale or pure else {}
 
 
 _stale_or_pure = _sources_to_run(Path(__file__).parent, __name__, os.environ.get("GM_PURE_PYTHON") == "1")

@@ -68,7 +68,10 @@ def test_a_source_newer_than_its_extension_runs_as_python(tmp_path: Path) -> Non
     _touch(tmp_path / "sub" / f"edited{suffix}", 1_000_000)
     _touch(tmp_path / "sub" / "edited.py", 1_000_100)
     _touch(tmp_path / f"native__mypyc{suffix}", 1_000_000)  # the shared runtime has no source
-    with pytest.warns(UserWarning, match="edited.py changed after it was compiled"):
+    with pytest.warns(UserWarning, match="edited.py changed after being compiled"):
         chosen = _sources_to_run(tmp_path, "pkg", pure=False)
-    assert chosen == {"pkg.sub.edited": tmp_path / "sub" / "edited.py"}
+    # all of them: a compiled module expects the others' compiled classes, not the source's
+    assert chosen == {"pkg.sub.edited": tmp_path / "sub" / "edited.py", "pkg.fresh": tmp_path / "fresh.py"}
     assert set(_sources_to_run(tmp_path, "pkg", pure=True)) == {"pkg.sub.edited", "pkg.fresh"}
+    _touch(tmp_path / "sub" / "edited.py", 999_000)
+    assert _sources_to_run(tmp_path, "pkg", pure=False) == {}
