@@ -273,3 +273,23 @@ def test_victory_needs_a_clear_majority_of_the_centres_left_at_the_end_of_the_au
     assert variant.victory_threshold(start) == 19  # 37 centres
     sacked = start.replace(extra={"sacked": ["SYR", "CRE", "RHO"]})
     assert variant.victory_threshold(sacked) == 18  # 34 left
+
+
+def test_a_leader_moves_by_land_or_by_sea_and_over_a_land_bridge() -> None:
+    result = adjudicate("S-219M", {"Rome": ["L ROM", "L SYR"], "Carthage": ["L CAR"]},
+                        {"Rome": ["Scipio - Tyrrhenian Sea"], "Carthage": ["Hannibal - Zama"]})
+    assert outcome(result, "Rome", "L ROM - TYR")["outcome"] == "succeeds"
+    assert outcome(result, "Carthage", "L CAR - ZAM")["outcome"] == "succeeds"
+    bridge = adjudicate("S-219M", {"Rome": ["L SYR"]}, {"Rome": ["L SYR - ZAM"]})
+    assert outcome(bridge, "Rome", "L SYR - ZAM")["outcome"] == "succeeds"
+
+
+def test_the_winner_is_named_at_the_end_of_the_autumn_adjustments() -> None:
+    variant = CATALOG.get("rise-of-rome-ii")
+    centres = sorted(variant.map.supply_centres)
+    held = centres[:19]
+    units = {"Rome": [f"A {c}" for c in held if variant.map.provinces[c].holds_armies]}
+    result = adjudicate("F-219M", units, centers={"Rome": held})
+    assert result["next_phase"] in ("W-219A", "S-218M") and result["winner"] == "Rome"
+    spring = adjudicate("S-219M", units, centers={"Rome": held})
+    assert spring["winner"] is None  # only the Autumn adjustments count
