@@ -121,7 +121,8 @@ class Demo:
             received.setdefault((subject, text), []).append(to)
             self.outbox.remove(key)
         for (subject, text), readers in received.items():
-            who = readers[0] if len(readers) == 1 else f"{len(readers)} readers ({', '.join(r.split('@')[0] for r in readers)})"
+            names = ", ".join(sorted(r.split("@")[0] for r in readers))  # delivered in any order
+            who = readers[0] if len(readers) == 1 else f"{len(readers)} readers ({names})"
             self.say(f"<-- {who} receive: {subject}")
             self.say(textwrap.indent(text.rstrip(), "      | ", lambda line: True))
 

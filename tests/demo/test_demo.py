@@ -28,7 +28,7 @@ def test_a_game_of_classical_is_played_by_mail_end_to_end(tmp_path: Path) -> Non
         assert f"<-- {address} receive: gm: you joined demo" in text
         assert f"--> {address} mails the judge (orders):" in text
         assert f"SIGNON {power} demo " in text and f"SIGNON {power} demo ?" not in text
-    readers = f"<-- 5 readers ({', '.join(p.lower() for p in powers)}) receive: gm: demo, "
+    readers = f"<-- 5 readers ({', '.join(sorted(p.lower() for p in powers))}) receive: gm: demo, "
     for phase in ("Spring 273 B.C. movement", "Fall 273 B.C. movement", "Winter 273 B.C. adjustments"):
         assert f"{readers}{phase}: results  [attached: demo-" in text, phase
     # the first writer's mistake is answered line by line, then corrected
