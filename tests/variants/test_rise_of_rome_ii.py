@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from gm.interchange import InterchangeError, adjudicate_json
+from gm.orders import OrderGrammar, parse_line
+from gm.reports.names import Namer
 from gm.variants.catalog import VariantCatalog
 
 CATALOG = VariantCatalog()
@@ -293,3 +295,11 @@ def test_the_winner_is_named_at_the_end_of_the_autumn_adjustments() -> None:
     assert result["next_phase"] in ("W-219A", "S-218M") and result["winner"] == "Rome"
     spring = adjudicate("S-219M", units, centers={"Rome": held})
     assert spring["winner"] is None  # only the Autumn adjustments count
+
+
+def test_the_orders_of_the_variant_in_words_read_back() -> None:
+    variant = CATALOG.get("rise-of-rome-ii")
+    grammar, namer = OrderGrammar.for_variant(variant), Namer(variant)
+    for text in ("L NEW STARTS IN NEW", "L CAR LEADS A CAR", "A SYR SACK"):
+        order = parse_line(text, grammar).order
+        assert parse_line(namer.order(order), grammar).order == order, namer.order(order)

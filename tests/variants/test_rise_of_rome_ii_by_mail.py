@@ -82,8 +82,8 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     assert "> A Thapsus leads A Carthage\n    ERROR: only a leader leads: the army in Thapsus is not one" in reply
     assert "> F Carthage sakc\n    ERROR:" in reply and "did you mean" in reply.split("> F Carthage sakc")[1].split(">")[0]
     assert "  Army Thapsus HOLD\n" in reply  # the good lines of the mail are kept
-    assert "> Hannibal starts in New Carthage\n    = Leader STARTS IN New Carthage" in reply
-    assert "Current orders for Carthage in cannae, Spring 220 B.C. movement:\n  Leader STARTS IN New Carthage\n" \
+    assert "> Hannibal starts in New Carthage\n    = Leader Carthage STARTS IN New Carthage" in reply
+    assert "Current orders for Carthage in cannae, Spring 220 B.C. movement:\n  Leader New Carthage STARTS IN New Carthage\n" \
            "  Leader New Carthage -> Mauretania\n" in reply
     assert "ERROR: Syracuse is not a home centre of Carthage" in reply  # the line with the mistake, answered
 
@@ -122,7 +122,7 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     assert ["L MAU"] == [u for u in first.position_after["units"]["Carthage"] if u.startswith("L ")]
     first_mail = next(m for m in results if m.attach_phase_id == first.id and m.to_address == PLAYERS["Rome"])
     assert "Spring 220 B.C. movement results for cannae." in first_mail.body
-    assert "Carthage:  Leader STARTS IN New Carthage\nCarthage:  Leader New Carthage -> Mauretania\n" in first_mail.body
+    assert "Carthage:  Leader New Carthage STARTS IN New Carthage\nCarthage:  Leader New Carthage -> Mauretania\n" in first_mail.body
 
     # -- the result: every surviving power votes for a draw -------------------------------------
     alive = [s.power for s in current_seats(_game(world)) if s.status != "eliminated"]

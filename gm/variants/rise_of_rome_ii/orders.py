@@ -53,7 +53,7 @@ class StartsIn(Declaration):
         return f"{self.unit} STARTS IN {self.start}"
 
     def in_words(self, words: Words) -> str:
-        return f"Leader STARTS IN {words.place(self.start)}"
+        return f"{words.unit(self.unit)} STARTS IN {words.place(self.start)}"
 
     @property
     def replaces(self) -> str:
