@@ -151,6 +151,16 @@ class Variant:
             return position
         return position.replace(extra={**position.extra, **chosen})
 
+    def player_counts(self) -> tuple[int, int]:
+        """How many players a game may have, fewest and most (standard: one per map power)."""
+        return len(self.map.powers), len(self.map.powers)
+
+    def opening(self, powers: Sequence[str], log: PhaseLog) -> Position:
+        """The starting position of a game whose players play ``powers`` (given to them by
+        preference or at random), drawing any chance from ``log``'s dice: a variant with fewer
+        players than powers, or a random setup, overrides it."""
+        return self.initial_position()
+
     def default_centres(self, units: Iterable[Unit]) -> dict[str, str]:
         """Ownership when none is given: home centres not occupied by another power's unit."""
         occupied = {u.location.province: u.power for u in units}

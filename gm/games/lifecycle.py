@@ -15,6 +15,7 @@ from gm.games.passwords import hash_secret, new_secret
 from gm.games.schedule import reschedule, start_phase
 from gm.settings.model import Assignment, GameSettings, StartPolicy, format_duration
 from gm.adjudicator.engine import PhaseReport
+from gm.adjudicator.phaselog import PhaseLog
 from gm.games.notices import tell_everyone
 from gm.reports.names import Namer
 from gm.reports.results import results_context
@@ -161,7 +162,7 @@ def join(
     player = player_for(services, session, email, name, timezone)
     if any(s.player_id == player.id for s in current_seats(game)):
         raise GameError(f"{player.email} has already joined {game.name}")
-    if len(current_seats(game)) >= len(variant.map.powers):
+    if len(current_seats(game)) >= seats_wanted(services, game):
         raise GameError(f"game {game.name} is full")
     wanted = None
     if preference:
@@ -188,10 +189,14 @@ def _welcome(services: Services, session: Session, game: Game, joined: Joined) -
     )
 
 
+def seats_wanted(services: Services, game: Game) -> int:
+    """How many players the game waits for: its settings' ``seats``, else the most the variant takes."""
+    return services.settings_of(game).seats or services.variant_of(game).player_counts()[1]
+
+
 def maybe_start(services: Services, session: Session, game: Game) -> bool:
     settings = services.settings_of(game)
-    variant = services.variant_of(game)
-    full = len(current_seats(game)) == len(variant.map.powers)
+    full = len(current_seats(game)) == seats_wanted(services, game)
     if game.status == GameStatus.FORMING and full and settings.start is StartPolicy.WHEN_FULL:
         start(services, session, game, actor="system")
         return True
@@ -203,10 +208,13 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
         raise GameError(f"game {game.name} is {game.status}, not forming")
     variant = services.variant_of(game)
     seats = current_seats(game)
-    if len(seats) != len(variant.map.powers):
-        raise GameError(f"game {game.name} has {len(seats)} players for {len(variant.map.powers)} powers")
+    fewest, most = variant.player_counts()
+    if not fewest <= len(seats) <= most:
+        wanted = str(most) if fewest == most else f"{fewest} to {most}"
+        raise GameError(f"game {game.name} has {len(seats)} players; {variant.name} is played by {wanted}")
     _assign_powers(services, game, seats, list(variant.map.powers))
-    position = variant.with_options(variant.initial_position(), services.settings_of(game).rules)
+    opening = variant.opening([s.power for s in seats if s.power], PhaseLog(game.dice_seed))
+    position = variant.with_options(opening, services.settings_of(game).rules)
     game.position = encode_position(position)
     game.phase = str(position.phase)
     game.phase_seq = 1
@@ -256,7 +264,8 @@ def game_summary(services: Services, session: Session, game: Game) -> list[dict[
     """Each power's centres at the end, and who played it."""
     position = services.position_of(game)
     summary = []
-    for power in services.variant_of(game).map.powers:
+    in_play = [s.power for s in current_seats(game) if s.power]  # the powers played, in a game of fewer than all
+    for power in in_play or services.variant_of(game).map.powers:
         seat = seat_of(game, power)
         summary.append({
             "power": power,

@@ -109,6 +109,7 @@ class GameSettings:
     press: PressRules = PressRules()
     draw: DrawRules = DrawRules()
     rules: Mapping[str, Any] = field(default_factory=dict)  # the variant's rules chosen (Variant.options)
+    seats: int | None = None  # how many players, where the variant allows several numbers (None: the most)
 
 
 def format_duration(delta: timedelta) -> str:

@@ -31,7 +31,7 @@ from gm.yamlfile import YamlProblem, line_of, load_strict
 
 GAME_KEYS = {
     "name", "variant", "gm", "timezone", "deadlines", "grace", "reminders", "early", "missed",
-    "press", "draw", "players", "observers", "assignment", "start", "rules",
+    "press", "draw", "players", "observers", "assignment", "start", "rules", "seats",
 }
 DEADLINE_KEYS = {"movement", "retreats", "adjustments", "weekdays", "never_before"}
 WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -154,10 +154,19 @@ class _Reader:
             press=self.press(raw.get("press", "white"), line_of(raw, "press")),
             draw=self.draw(raw.get("draw") or {}, line_of(raw, "draw")),
             rules=self.rules(variant, raw.get("rules") or {}, line_of(raw, "rules")),
+            seats=self.seats(raw.get("seats"), line_of(raw, "seats")),
         )
         return settings if len(self.problems) == start else None
 
     # -- pieces ----------------------------------------------------------------------
+
+    def seats(self, raw: Any, line: int | None) -> int | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, int) or isinstance(raw, bool) or raw < 1:
+            self.problem(line, f"'seats' must be a number of players, not {raw!r}")
+            return None
+        return raw
 
     def rules(self, variant: str, raw: Any, line: int | None) -> dict[str, Any]:
         if not isinstance(raw, Mapping):
