@@ -43,6 +43,8 @@ def resolve_adjustments(
     plan = {a.power: a for a in variant.adjustments(position)}
     state = _State(variant, position, plan)
     outcomes = [state.take(index, power, order) for index, (power, order) in enumerate(submitted)]
+    if variant.rival_builds_fail:
+        outcomes = state.rivals_fail(outcomes)
     disorder = state.civil_disorder()
     removed = state.removed | set(disorder)
     units = [u for slot, u in enumerate(position.units) if slot not in removed] + state.built
@@ -56,7 +58,7 @@ class _State:
         self.plan = plan
         self.used: dict[str, int] = {}
         self.built: list[Unit] = []
-        self.built_in: set[str] = set()
+        self.built_in: dict[str, set[str]] = {}  # power -> provinces it builds in
         self.removed: set[int] = set()  # slots: indexes in the position's units
 
     def take(self, index: int, power: str, order: Order) -> AdjustmentOutcome:
@@ -82,8 +84,9 @@ class _State:
     def _build(self, index, power, order: Build, adjustment, fail) -> AdjustmentOutcome:
         location = order.unit.location
         province = self.variant.map.provinces[location.province]
-        if location.province not in adjustment.build_sites or location.province in self.built_in:
-            if location.province in self.built_in:
+        taken = self._taken(power, location.province)
+        if location.province not in adjustment.build_sites or taken:
+            if taken:
                 return fail(f"a unit is already being built in {province.name}")
             return fail(f"{province.name} is not a free supply centre where {power} may build")
         unit_type = order.unit.type or self._implied_type(location)
@@ -100,8 +103,28 @@ class _State:
         unit = Unit(power, unit_type, location)
         self.used[power] = self.used.get(power, 0) + 1
         self.built.append(unit)
-        self.built_in.add(location.province)
+        self.built_in.setdefault(power, set()).add(location.province)
         return AdjustmentOutcome(index, Build(UnitRef(unit.location, unit.type)), unit, True)
+
+    def _taken(self, power: str, province: str) -> bool:
+        """Is a unit already being built there (by this power, where rival builds clash later)?"""
+        if self.variant.rival_builds_fail:
+            return province in self.built_in.get(power, ())
+        return any(province in provinces for provinces in self.built_in.values())
+
+    def rivals_fail(self, outcomes: list[AdjustmentOutcome]) -> list[AdjustmentOutcome]:
+        """Builds of two powers in one province both fail (``Variant.rival_builds_fail``)."""
+        builders: dict[str, set[str]] = {}
+        for outcome in outcomes:
+            if outcome.succeeded and outcome.unit is not None and isinstance(outcome.order, Build):
+                builders.setdefault(outcome.unit.location.province, set()).add(outcome.unit.power)
+        clashes = {p for p, powers in builders.items() if len(powers) > 1}
+        if not clashes:
+            return outcomes
+        self.built = [u for u in self.built if u.location.province not in clashes]
+        return [AdjustmentOutcome(o.index, o.order, o.unit, False, Reason.BOUNCED, "another power builds there too")
+                if o.succeeded and o.unit is not None and isinstance(o.order, Build) and o.unit.location.province in clashes
+                else o for o in outcomes]
 
     def _implied_type(self, location: Location) -> UnitType | None:
         """DATC 4.C.3: an army inland; a fleet where a coast is named; otherwise ask."""

@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from gm.adjudicator.adjustments import resolve_adjustments
 from gm.adjudicator.effects import Effects
-from gm.adjudicator.legality import review_movement, review_retreats
+from gm.adjudicator.legality import review_declarations, review_movement, review_retreats
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.retreats import resolve_retreats
 from gm.adjudicator.rulings import refusal
 from gm.adjudicator.steps import resolve_moves
 from gm.adjudicator.variant import Variant
-from gm.domain.orders import MoveThen, Order, Retreat, SecondMove
+from gm.domain.orders import Declaration, MoveThen, Order, Retreat, SecondMove
 from gm.domain.outcomes import OrderResult, Roll
 from gm.domain.phases import PhaseKind
 from gm.domain.geography import Location
@@ -57,18 +57,46 @@ def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[s
     destroyed: list[tuple[Unit, str]] = []
     if kind is PhaseKind.MOVEMENT:
         results, resolved, destroyed = _movement(variant, position, submitted, log)
-        done = resolved
-        if (resolved.dislodged or resolved.second_moves) and not retreats_playable(resolved):
-            resolved, done = _retreats_unplayed(variant, resolved, results, log)
-    elif kind is PhaseKind.RETREATS:
-        results, resolved = _retreats(variant, position, submitted, log)
-        done = resolved
-    else:
-        results, resolved, disorder = _adjustments(variant, position, submitted)
-        done = resolved
+        declared = [(r.power, r.order) for r in results if isinstance(r.order, Declaration) and r.succeeded]
+    else:  # declarations stand beside the phase's own orders
+        ordinary = [(p, o) for p, o in submitted if not isinstance(o, Declaration)]
+        if kind is PhaseKind.RETREATS:
+            own, resolved = _retreats(variant, position, ordinary, log)
+        else:
+            own, resolved, disorder = _adjustments(variant, position, ordinary)
+        results, declared = _with_declarations(variant, position, submitted, own)
+    resolved = variant.end_of_phase(resolved, declared, log)
+    done = resolved
+    if kind is PhaseKind.MOVEMENT and (resolved.dislodged or resolved.second_moves) and not retreats_playable(resolved):
+        resolved, done = _retreats_unplayed(variant, resolved, results, log)
     following = advance(variant, done, log)
     return PhaseReport(results, resolved, following, variant.winner(following), tuple(disorder),
                        tuple(log.rolls), tuple(destroyed), tuple(log.announcements))
+
+
+def _with_declarations(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],
+                       own: list[OrderResult]) -> tuple[list[OrderResult], list[tuple[str, Declaration]]]:
+    """The phase's results in the order submitted, its declarations judged among them; and the
+    declarations that count."""
+    declarations = [(p, o) for p, o in submitted if isinstance(o, Declaration)]
+    if not declarations:
+        return own, []
+    judged = iter(review_declarations(variant, position, declarations))
+    others = iter(own)
+    results: list[OrderResult] = []
+    declared: list[tuple[str, Declaration]] = []
+    for power, order in submitted:
+        if not isinstance(order, Declaration):
+            results.append(next(others))
+            continue
+        ruling = next(judged)
+        if ruling.counts:
+            results.append(OrderResult(power, ruling.order, ruling.unit, True))
+            declared.append((power, ruling.order))  # type: ignore[arg-type]
+        else:
+            results.append(refusal(ruling))
+    results.extend(others)  # second moves carried out with the retreats
+    return results, declared
 
 
 def retreats_playable(position: Position) -> bool:

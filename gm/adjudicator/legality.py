@@ -32,7 +32,8 @@ from gm.domain.orders import (
 from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Mobility, Unit
 
-__all__ = ["Illegal", "Ruling", "refusal", "review_movement", "review_retreats", "last_order_wins"]
+__all__ = ["Illegal", "Ruling", "refusal", "review_declarations", "review_movement", "review_retreats",
+           "last_order_wins"]
 
 
 class _FleetsMatter:
@@ -177,6 +178,13 @@ def _verdict_key(order: Order, unit: Unit, board: _Board) -> tuple:
         None if helped is None else helped.type, None if helped is None else helped.location.coast,
         None if to is None else to.province, None if to is None else to.coast,
     )
+
+
+def review_declarations(variant: Variant, position: Position,
+                        submitted: Sequence[tuple[str, Declaration]]) -> list[Ruling]:
+    """Declarations given in a retreat or adjustment phase, judged by the variant."""
+    reviewer = _MovementReview(variant, _Board(position.units), position)
+    return [reviewer.declaration(power, order) for power, order in submitted]
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:

@@ -93,6 +93,9 @@ class Variant:
         # Rules a GM may choose per game (a settings file's ``rules:``), with their defaults; a
         # game's choices are kept in ``Position.extra`` under the same names.
         self.options: dict[str, object] = {}
+        # Builds of two powers in one province both fail (standard: the first counts; no two
+        # powers can build in one province there anyway).
+        self.rival_builds_fail = False
 
     # -- vocabulary ----------------------------------------------------------------
 
@@ -287,6 +290,11 @@ class Variant:
         """The board after a retreat phase; ``moves``: each dislodged unit with where it went
         (None: destroyed or disbanded), then each second move made, to carry state kept by
         province along with the units."""
+        return position
+
+    def end_of_phase(self, position: Position, declared: Sequence[tuple[str, Order]], log: PhaseLog) -> Position:
+        """The board when any phase has been resolved (dislodged units still listed), with the
+        phase's declarations that counted: what a variant does after every phase."""
         return position
 
     # -- retreats ------------------------------------------------------------------

@@ -12,9 +12,9 @@ from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import MovementOutcome
 from gm.domain.geography import Location
-from gm.domain.orders import Declaration, Move, MoveInRounds, Order, Retreat, SupportMove, UnitRef
+from gm.domain.orders import Build, Declaration, Move, MoveInRounds, Order, Retreat, SupportMove, UnitRef
 from gm.domain.position import Position
-from gm.domain.units import Unit
+from gm.domain.units import ARMY, Unit
 
 from .deltas import LEADER, LeadersAndBridges, Rounds, loc, position, ref
 
@@ -125,3 +125,55 @@ def test_units_that_need_no_supply_centre_are_neither_counted_nor_removed_for_su
                                               "removed for supply")
     left = sorted(str(u) for u in refused.resolved.units)  # one unit removed in civil disorder, never the leader
     assert len(left) == 3 and "L ROM" in left and len(refused.civil_disorder) == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pledge(Declaration):
+    """Test-only: "PLEDGE <word>", a declaration attached to no unit, allowed in any phase."""
+
+    word: str
+    unit: None = None
+
+    def __str__(self) -> str:
+        return f"PLEDGE {self.word}"
+
+
+class Pledging(LeadersAndBridges):
+    """Keeps every pledge in ``extra.pledges`` at the end of the phase it was made in; builds of
+    two powers in one province both fail, and every power may build in Syracuse."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rival_builds_fail = True
+
+    def review_order(self, review, unit, order):  # type: ignore[no-untyped-def]
+        return order if isinstance(order, Pledge) else super().review_order(review, unit, order)
+
+    def end_of_phase(self, position: Position, declared, log: PhaseLog) -> Position:  # type: ignore[no-untyped-def]
+        pledges = [*position.extra.get("pledges", []), *(f"{power}: {order.word}" for power, order in declared)]
+        return position.replace(extra={**position.extra, "pledges": pledges})
+
+    def build_sites(self, position: Position, power: str) -> frozenset[str]:
+        return super().build_sites(position, power) | {"SYR"}
+
+
+def test_declarations_count_in_every_phase_and_the_variant_sees_them_at_its_end() -> None:
+    variant = Pledging()
+    for phase in ("S-219M", "S-219R", "W-219A"):
+        board = position(variant, phase, {"Rome": ["A ROM"]}, centres={"ROM": "Rome", "UMB": "Rome"})
+        if phase == "S-219R":
+            board = board.replace(dislodged=())
+        report = adjudicate(variant, board, [("Rome", Pledge("peace")), ("Rome", Build(UnitRef(loc("UMB"))))]
+                            if phase.endswith("A") else [("Rome", Pledge("peace"))])
+        assert report.results[0].succeeded and report.results[0].text == "PLEDGE peace", phase
+        assert report.resolved.extra["pledges"] == ["Rome: peace"], phase
+
+
+def test_builds_of_two_powers_in_one_province_both_fail_where_the_variant_says_so() -> None:
+    variant = Pledging()
+    board = position(variant, "W-219A", {"Rome": ["A ROM"], "Carthage": ["A CAR"]},
+                     centres={"ROM": "Rome", "UMB": "Rome", "CAR": "Carthage", "THA": "Carthage"})
+    report = adjudicate(variant, board, [("Rome", Build(UnitRef(loc("SYR"), ARMY))),
+                                         ("Carthage", Build(UnitRef(loc("SYR"), ARMY)))])
+    assert [r.reason_text for r in report.results] == ["bounced: another power builds there too"] * 2
+    assert sorted(str(u) for u in report.resolved.units) == ["A CAR", "A ROM"]
