@@ -57,15 +57,14 @@ def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[s
     destroyed: list[tuple[Unit, str]] = []
     if kind is PhaseKind.MOVEMENT:
         results, resolved, destroyed = _movement(variant, position, submitted, log)
-        declared = [(r.power, r.order) for r in results if isinstance(r.order, Declaration) and r.succeeded]
     else:  # declarations stand beside the phase's own orders
         ordinary = [(p, o) for p, o in submitted if not isinstance(o, Declaration)]
         if kind is PhaseKind.RETREATS:
             own, resolved = _retreats(variant, position, ordinary, log)
         else:
             own, resolved, disorder = _adjustments(variant, position, ordinary)
-        results, declared = _with_declarations(variant, position, submitted, own)
-    resolved = variant.end_of_phase(resolved, declared, log)
+        results = _with_declarations(variant, position, submitted, own)
+    resolved = variant.end_of_phase(resolved, results, log)
     done = resolved
     if kind is PhaseKind.MOVEMENT and (resolved.dislodged or resolved.second_moves) and not retreats_playable(resolved):
         resolved, done = _retreats_unplayed(variant, resolved, results, log)
@@ -75,28 +74,22 @@ def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[s
 
 
 def _with_declarations(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],
-                       own: list[OrderResult]) -> tuple[list[OrderResult], list[tuple[str, Declaration]]]:
-    """The phase's results in the order submitted, its declarations judged among them; and the
-    declarations that count."""
+                       own: list[OrderResult]) -> list[OrderResult]:
+    """The phase's results in the order submitted, its declarations judged among them."""
     declarations = [(p, o) for p, o in submitted if isinstance(o, Declaration)]
     if not declarations:
-        return own, []
+        return own
     judged = iter(review_declarations(variant, position, declarations))
     others = iter(own)
     results: list[OrderResult] = []
-    declared: list[tuple[str, Declaration]] = []
     for power, order in submitted:
         if not isinstance(order, Declaration):
             results.append(next(others))
             continue
         ruling = next(judged)
-        if ruling.counts:
-            results.append(OrderResult(power, ruling.order, ruling.unit, True))
-            declared.append((power, ruling.order))  # type: ignore[arg-type]
-        else:
-            results.append(refusal(ruling))
+        results.append(OrderResult(power, ruling.order, ruling.unit, True) if ruling.counts else refusal(ruling))
     results.extend(others)  # second moves carried out with the retreats
-    return results, declared
+    return results
 
 
 def retreats_playable(position: Position) -> bool:

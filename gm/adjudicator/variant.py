@@ -19,6 +19,7 @@ from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Order
+from gm.domain.outcomes import OrderResult
 from gm.domain.phases import Calendar, Phase, PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
@@ -292,9 +293,33 @@ class Variant:
         province along with the units."""
         return position
 
-    def end_of_phase(self, position: Position, declared: Sequence[tuple[str, Order]], log: PhaseLog) -> Position:
+    def end_of_phase(self, position: Position, results: Sequence[OrderResult], log: PhaseLog) -> Position:
         """The board when any phase has been resolved (dislodged units still listed), with the
-        phase's declarations that counted: what a variant does after every phase."""
+        phase's results (its declarations among them): what a variant does after every phase."""
+        return position
+
+    def in_play(self, position: Position) -> set[str]:
+        """The powers still in the game: with units or centres (a variant adds those waiting to
+        join)."""
+        return {u.power for u in position.units} | set(position.centres.values())
+
+    # -- powers joining during the game (a map with no powers) ------------------------------------
+
+    @property
+    def open_membership(self) -> bool:
+        return not self.map.powers
+
+    def joining_request(self, text: str, position: Position) -> tuple[str, str]:
+        """What a player asks for when joining a game in play: (the power's name, its choice), or
+        ValueError saying why not."""
+        raise ValueError(f"players do not join {self.name} during the game")
+
+    def with_joining(self, position: Position, power: str, choice: str) -> Position:
+        """The position with the power waiting to join (ValueError: the choice is taken)."""
+        raise ValueError(f"players do not join {self.name} during the game")
+
+    def admit_joining(self, position: Position, log: PhaseLog) -> Position:
+        """The position with every power waiting to join brought into the game."""
         return position
 
     # -- retreats ------------------------------------------------------------------

@@ -127,7 +127,7 @@ def _apply_missed_policy(services: Services, session: Session, game: Game) -> No
 
 
 def _eliminate(services: Services, session: Session, game: Game, position: Position) -> None:
-    alive = {u.power for u in position.units} | set(position.centres.values())
+    alive = services.variant_of(game).in_play(position)
     for seat in current_seats(game):
         if seat.power not in alive and seat.status != SeatStatus.ELIMINATED:
             seat.status = SeatStatus.ELIMINATED

@@ -149,8 +149,9 @@ class Pledging(LeadersAndBridges):
     def review_order(self, review, unit, order):  # type: ignore[no-untyped-def]
         return order if isinstance(order, Pledge) else super().review_order(review, unit, order)
 
-    def end_of_phase(self, position: Position, declared, log: PhaseLog) -> Position:  # type: ignore[no-untyped-def]
-        pledges = [*position.extra.get("pledges", []), *(f"{power}: {order.word}" for power, order in declared)]
+    def end_of_phase(self, position: Position, results, log: PhaseLog) -> Position:  # type: ignore[no-untyped-def]
+        pledges = [*position.extra.get("pledges", []),
+                   *(f"{r.power}: {r.order.word}" for r in results if isinstance(r.order, Pledge) and r.succeeded)]
         return position.replace(extra={**position.extra, "pledges": pledges})
 
     def build_sites(self, position: Position, power: str) -> frozenset[str]:
