@@ -138,7 +138,17 @@ class Join(Command):
         except GameError as exc:
             raise CommandError(str(exc)) from None
         ctx.game, ctx.seat = game, joined.seat
-        lines = [f"You have joined {game.name}" + (f", asking for {joined.seat.preference}." if joined.seat.preference else "."),
+        variant = ctx.services.variant_of(game)
+        seat = joined.seat
+        if variant.open_membership and seat.power:  # the player founds a power of its own
+            province = variant.map.provinces.get(seat.preference or "")
+            choice = province.name if province else seat.preference
+            first = f"You have joined {game.name} as {seat.power}, with {choice}."
+            if game.status == GameStatus.ACTIVE:
+                first += " You come into the game at its next adjustment phase."
+        else:
+            first = f"You have joined {game.name}" + (f", asking for {seat.preference}." if seat.preference else ".")
+        lines = [first,
                  "", "Your secret for this game (keep it to yourself; it is shown only this once):",
                  "", f"    {joined.secret}", "",
                  f"Sign on with: SIGNON <power> {game.name} <secret>"]

@@ -16,6 +16,8 @@ from gm.games.schedule import reschedule, start_phase
 from gm.settings.model import Assignment, GameSettings, StartPolicy, format_duration
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.phaselog import PhaseLog
+from gm.adjudicator.variant import Variant
+from gm.domain.position import Position
 from gm.games.notices import tell_everyone
 from gm.reports.names import Namer
 from gm.reports.results import results_context
@@ -156,9 +158,11 @@ def join(
     preference: str | None = None,
     timezone: str | None = None,
 ) -> Joined:
+    variant = services.variant_of(game)
+    if variant.open_membership:
+        return _join_open(services, session, game, email, name, preference or "", timezone)
     if game.status != GameStatus.FORMING:
         raise GameError(f"game {game.name} has already started; ask the GM to be a replacement")
-    variant = services.variant_of(game)
     player = player_for(services, session, email, name, timezone)
     if any(s.player_id == player.id for s in current_seats(game)):
         raise GameError(f"{player.email} has already joined {game.name}")
@@ -177,6 +181,46 @@ def join(
     session.flush()
     services.audit(session, game, player.email, "joined", preference=wanted)
     return Joined(seat, secret)
+
+
+def _join_open(services: Services, session: Session, game: Game, email: str, name: str, request: str,
+               timezone: str | None) -> Joined:
+    """A variant whose players found their powers (Variant.open_membership): the player names
+    its choice (a city, a name); while the game forms the choice waits on the seat, once it is
+    in play the power waits in the position until the variant brings it in. First come, first
+    served: a choice already made by another is refused, and the player may choose again."""
+    if game.status not in (GameStatus.FORMING, GameStatus.ACTIVE):
+        raise GameError(f"game {game.name} is {game.status}")
+    variant = services.variant_of(game)
+    player = player_for(services, session, email, name, timezone)
+    if any(s.player_id == player.id for s in current_seats(game)):
+        raise GameError(f"{player.email} has already joined {game.name}")
+    if game.status == GameStatus.FORMING and len(current_seats(game)) >= seats_wanted(services, game):
+        raise GameError(f"game {game.name} is full")
+    position = services.position_of(game) if game.position is not None else _forming(variant, current_seats(game))
+    try:
+        power, choice = variant.joining_request(request, position)
+        waiting = variant.with_joining(position, power, choice)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    if game.status == GameStatus.ACTIVE:
+        game.position = encode_position(waiting)
+    secret = new_secret()
+    seat = Seat(game=game, player=player, power=power, preference=choice, secret_hash=hash_secret(secret),
+                status=SeatStatus.ACTIVE, joined_at=services.clock.now())
+    session.add(seat)
+    session.flush()
+    services.audit(session, game, player.email, "joined", power=power, choice=choice)
+    return Joined(seat, secret)
+
+
+def _forming(variant: Variant, seats: list[Seat]) -> Position:
+    """The start, with the choices of those who joined while the game forms."""
+    position = variant.initial_position()
+    for seat in sorted(seats, key=lambda s: s.joined_at):
+        if seat.power and seat.preference:
+            position = variant.with_joining(position, seat.power, seat.preference)
+    return position
 
 
 def _welcome(services: Services, session: Session, game: Game, joined: Joined) -> None:
@@ -212,8 +256,12 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     if not fewest <= len(seats) <= most:
         wanted = str(most) if fewest == most else f"{fewest} to {most}"
         raise GameError(f"game {game.name} has {len(seats)} players; {variant.name} is played by {wanted}")
-    _assign_powers(services, game, seats, list(variant.map.powers))
-    opening = variant.opening([s.power for s in seats if s.power], PhaseLog(game.dice_seed))
+    log = PhaseLog(game.dice_seed)
+    if variant.open_membership:  # the players named their powers when they joined
+        opening = variant.admit_joining(_forming(variant, seats), log)
+    else:
+        _assign_powers(services, game, seats, list(variant.map.powers))
+        opening = variant.opening([s.power for s in seats if s.power], log)
     position = variant.with_options(opening, services.settings_of(game).rules)
     game.position = encode_position(position)
     game.phase = str(position.phase)

@@ -1,0 +1,460 @@
+"""Roman Diplomacy I and II (Pete Calcraft): what differs from standard play, as a delta on the
+engine. One rules module for both boards; the map decides the rest (its Imperial City sites,
+map edge, victory count and first year).
+
+Rules: shared/rules/roman-diplomacy.txt; the rulings this judge applies are written for players
+in templates/rules/roman-diplomacy-i.txt.j2. Each rule, and where it lives:
+
+- 1: every supply centre starts neutral with a neutral garrison (``G`` under ``Neutral``); every
+  other land province is barbarian (``extra.barbarians``) — ``initial_position``.
+- 2: empires join by mail naming a neutral Imperial City site (``joining_request``); they wait
+  in ``extra.joining`` and come in at the next adjustment phase (``admit_joining``; the game
+  opens with one), owning their city and its garrison, with one build there at once.
+- 3: an Imperial City's garrison never moves, supports like an army, needs no supply centre and
+  shares its province with a friendly unit (both must be beaten); builds only there.
+- 4: a power has as many fleet steps as fleets; a fleet may take several (``MoveInRounds``, in
+  rounds), others then stand (``before_movement`` refuses a step too many).
+- 5, 6: ``FEDERATE``/``DEFEDERATE``/``GIVE``; a federation is one side in battle (``sides``), for
+  victory, and for the capture of centres (``update_ownership``).
+- 7: barbarian occupation spreads at the end of every phase and is cleared by armies
+  (``end_of_phase``); a centre it reaches turns neutral again, with a garrison.
+- 8: barbarian armies (``B``): raised with a build in a barbarian province, re-hired, or released
+  (``REMOVE B X``: it stands in civil disorder under ``Barbarian``); centres they capture turn
+  neutral with a garrison.
+- 9: civil disorder (``civil_disorder``): asked by the game after two missed movement phases in a
+  row or three in all.
+- 10: 15 (I) or 24 (II) centres for an empire or a federation (``winner``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gm.adjudicator.effects import Effects
+from gm.adjudicator.phaselog import PhaseLog
+from gm.adjudicator.rulings import Illegal, MoveChecks
+from gm.adjudicator.variant import Adjustment, Variant
+from gm.domain.geography import Location, Terrain
+from gm.domain.orders import Disband, Hold, MoveInRounds, Order
+from gm.domain.outcomes import OrderResult
+from gm.domain.phases import Calendar, Era, PhaseKind, Season
+from gm.domain.position import Position, sorted_units
+from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
+from gm.maps.model import GameMap, normalise_name
+from gm.orders import OrderGrammar
+from gm.variants.roman_diplomacy import orders, play
+from gm.variants.roman_diplomacy.orders import Defederate, Federate, Give
+from gm.variants.roman_diplomacy.state import RomanState
+from gm.variants.standard import first_year
+
+CALENDAR = Calendar(
+    seasons=(
+        Season("S", "Spring", (PhaseKind.MOVEMENT, PhaseKind.RETREATS)),
+        Season("F", "Fall", (PhaseKind.MOVEMENT, PhaseKind.RETREATS), updates_ownership=True),
+        Season("W", "Winter", (PhaseKind.ADJUSTMENTS,)),
+    ),
+    era=Era.BC_AD,
+)
+GARRISON = UnitType("G", "garrison", Mobility.NONE)
+BARBARIAN_ARMY = UnitType("B", "barbarian army", Mobility.LAND, convoyable=True)
+NEUTRAL = "Neutral"
+BARBARIAN = "Barbarian"
+
+
+class RomanDiplomacy(Variant):
+    def __init__(self, name: str, game_map: GameMap):
+        super().__init__(name, game_map, CALENDAR, first_year(game_map, CALENDAR),
+                         unit_types=(ARMY, FLEET, GARRISON, BARBARIAN_ARMY))
+        self.stacks = True
+        self.rival_builds_fail = True  # 8: two empires raising one barbarian army both fail
+        self.unplayed_powers = (NEUTRAL, BARBARIAN)
+        provinces = game_map.provinces.values()
+        self.sites = frozenset(p.id for p in provinces if p.extra.get("imperial_city_site"))
+        self.edge = frozenset(p.id for p in provinces if p.extra.get("map_edge"))
+        self.land = frozenset(p.id for p in provinces if p.holds_armies)
+        self.seas = frozenset(p.id for p in provinces if p.terrain is Terrain.SEA)
+        self.victory = int(game_map.rules["victory_centres"])
+        self.names = {normalise_name(n): p.id for p in provinces for n in (p.id, p.name, *p.aliases)}
+
+    # -- vocabulary ----------------------------------------------------------------------
+
+    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
+        return orders.grammar(grammar, self.seas)
+
+    def power_named(self, name: str) -> str | None:
+        """Empires are named as players join: any name is an empire's."""
+        return super().power_named(name) or (name.strip() or None)
+
+    def player_counts(self) -> tuple[int, int]:
+        return 1, 99  # 2: any number of players
+
+    # -- the start (1) and joining (2) -----------------------------------------------------
+
+    def initial_position(self) -> Position:
+        year = self.first_year - 1 if self.first_year != 1 else -1
+        phase = self.calendar.phase(year, "W", PhaseKind.ADJUSTMENTS)  # the game opens with builds
+        garrisons = [Unit(NEUTRAL, GARRISON, Location(c)) for c in sorted(self.map.supply_centres)]
+        barbarians = frozenset(p for p in self.land if p not in self.map.supply_centres)
+        start = Position(phase, sorted_units(garrisons), {})
+        return start.replace(extra=RomanState(barbarians=barbarians).extra(start))
+
+    def joining_request(self, text: str, position: Position) -> tuple[str, str]:
+        """"Rome", "Rome as Latium", "Rome Latium": the city first, then the empire's name."""
+        words = text.split()
+        for size in range(len(words), 0, -1):
+            city = self.names.get(normalise_name(" ".join(words[:size])))
+            if city is not None:
+                rest = words[size:]
+                if rest and rest[0].lower() == "as":
+                    rest = rest[1:]
+                name = " ".join(rest) or f"Empire of {self.map.provinces[city].name}"
+                self._check_request(position, name, city)
+                return name, city
+        raise ValueError(f"name a neutral supply centre on the Mediterranean or the Black Sea as your Imperial "
+                         f"City (e.g. JOIN <game> {self._free_site_name(position)} as <empire>)")
+
+    def _check_request(self, position: Position, empire: str, city: str) -> None:
+        state = RomanState.of(position)
+        where = self.map.provinces[city].name
+        if city not in self.sites:
+            raise ValueError(f"{where} is no Imperial City site: it must be a supply centre on the Mediterranean "
+                             "or the Black Sea")
+        if city in position.centres or city in state.empires.values() or city in state.joining.values():
+            raise ValueError(f"{where} is no longer neutral or already asked for: choose another city "
+                             f"(e.g. {self._free_site_name(position)})")
+        taken = {*state.empires, *state.joining, *position.centres.values(), *(u.power for u in position.units)}
+        if empire.casefold() in {t.casefold() for t in taken} or self.power_named(empire) in self.unplayed_powers:
+            raise ValueError(f"the name {empire!r} is taken: choose another")
+
+    def _free_site_name(self, position: Position) -> str:
+        state = RomanState.of(position)
+        free = sorted(c for c in self.sites if c not in position.centres and c not in state.joining.values())
+        return self.map.provinces[free[0]].name if free else "-"
+
+    def with_joining(self, position: Position, power: str, choice: str) -> Position:
+        self._check_request(position, power, choice)
+        state = RomanState.of(position)
+        return position.replace(extra=state.changed(joining={**state.joining, power: choice}).extra(position))
+
+    def admit_joining(self, position: Position, log: PhaseLog) -> Position:
+        """Each empire waiting comes in, in the order it asked: it owns its Imperial City and the
+        garrison there (a city taken meanwhile: it is told, and may choose again)."""
+        state = RomanState.of(position)
+        if not state.joining:
+            return position
+        units, centres, empires = list(position.units), dict(position.centres), dict(state.empires)
+        for empire, city in state.joining.items():
+            where = self.map.provinces[city].name
+            garrison = Unit(NEUTRAL, GARRISON, Location(city))
+            if city in centres or garrison not in units:
+                log.announce(f"{empire} cannot found its Imperial City in {where}: it is no longer neutral")
+                continue
+            units[units.index(garrison)] = Unit(empire, GARRISON, Location(city))
+            centres[city] = empire
+            empires[empire] = city
+            log.announce(f"{empire} joins the game with its Imperial City in {where}")
+        board = position.replace(units=sorted_units(units), centres=centres)
+        return board.replace(extra=state.changed(empires=empires, joining={}).extra(board))
+
+    def in_play(self, position: Position) -> set[str]:
+        return (super().in_play(position) | set(RomanState.of(position).joining)) - set(self.unplayed_powers)
+
+    # -- units (3, 8) ---------------------------------------------------------------------------
+
+    def may_share(self, a: Unit, b: Unit) -> bool:
+        """3: a garrison with a friendly unit; 8: a neutral garrison beside a barbarian army."""
+        if (a.type is GARRISON) == (b.type is GARRISON):
+            return False
+        garrison, other = (a, b) if a.type is GARRISON else (b, a)
+        return garrison.power == other.power or (garrison.power == NEUTRAL and other.type is BARBARIAN_ARMY)
+
+    def can_support_into(self, unit: Unit, province: str) -> bool:
+        if unit.type is GARRISON:  # 3: supports as if it were an ordinary army
+            return province in self.map.army_adjacency.get(unit.location.province, frozenset())
+        return super().can_support_into(unit, province)
+
+    def supplied(self, unit: Unit) -> bool:
+        return unit.type is not GARRISON  # 3: a garrison needs no supply centre
+
+    def sides(self, position: Position) -> Mapping[str, str] | None:
+        state = RomanState.of(position)
+        return {member: state.side_of(member) for f in state.federations for member in f} or None
+
+    # -- orders of this variant -----------------------------------------------------------------
+
+    def review_order(self, review: MoveChecks, unit: Unit | None, order: Order) -> Order:
+        if isinstance(order, (Federate, Defederate, Give)):
+            return order  # judged with the whole phase at its end (end_of_phase), and answered there
+        return super().review_order(review, unit, order)
+
+    def before_movement(self, effects: Effects) -> None:
+        """4: a power has as many fleet steps as fleets; a fleet that takes several leaves the
+        others standing."""
+        fleets: dict[str, int] = {}
+        used: dict[str, int] = {}
+        for unit in effects.position.units:
+            if unit.type is FLEET:
+                fleets[unit.power] = fleets.get(unit.power, 0) + 1
+        for ruling in effects.rulings:
+            if ruling.acts and ruling.unit is not None and ruling.unit.type is FLEET:
+                order = ruling.order
+                steps = len(order.steps) if isinstance(order, MoveInRounds) else 0 if isinstance(order, Hold) else 1
+                used[ruling.power] = used.get(ruling.power, 0) + steps
+        for index, ruling in enumerate(effects.rulings):
+            if not (ruling.acts and isinstance(ruling.order, MoveInRounds)):
+                continue
+            if ruling.unit is None or ruling.unit.type is not FLEET:
+                effects.refuse(index, "only fleets move several steps")
+            elif used.get(ruling.power, 0) > fleets.get(ruling.power, 0):
+                effects.refuse(index, f"a step too many: {ruling.power} has {fleets[ruling.power]} fleet steps "
+                                      f"(one a fleet) and its fleets' orders take {used[ruling.power]}")
+
+    # -- the end of every phase: declarations, barbarian armies, barbarian lands (5-8) ------------
+
+    def end_of_phase(self, position: Position, results: Sequence[OrderResult], log: PhaseLog) -> Position:
+        state = RomanState.of(position)
+        state = self._declarations(position, state, results, log)
+        units = list(position.units)
+        if position.phase.kind is PhaseKind.ADJUSTMENTS:
+            units = self._barbarian_armies(units, results)
+            state = state.changed(gifts=tuple(g for g in state.gifts if g["what"] != "build"))
+        board = position.replace(units=sorted_units(units), extra=state.extra(position))
+        return self._barbarian_lands(board, log)
+
+    def _declarations(self, position: Position, state: RomanState, results: Sequence[OrderResult],
+                      log: PhaseLog) -> RomanState:
+        asked = {e: set(o) for e, o in state.asked.items()}
+        federations = [set(f) for f in state.federations]
+        gifts = list(state.gifts)
+        for result in results:
+            order, power = result.order, result.power
+            if not result.succeeded:
+                continue
+            if isinstance(order, Federate):
+                target = self.power_named(order.empire) or order.empire
+                asked.setdefault(power, set()).add(target)
+            elif isinstance(order, Defederate):
+                for federation in federations:
+                    if power in federation:
+                        federation.discard(power)
+                        log.announce(f"{power} leaves its federation")
+            elif isinstance(order, Give):
+                problem = self._gift_problem(position, state, power, order)
+                if problem:
+                    result.succeeded, result.detail = False, problem
+                    continue
+                gifts.append({"from": power, "to": order.to, "what": order.what,
+                              "where": str(order.where or (order.unit.location if order.unit else ""))})
+        federations = self._agreements(federations, asked, log)
+        kept = tuple(tuple(sorted(f)) for f in federations if len(f) > 1)
+        return state.changed(asked={e: tuple(sorted(o)) for e, o in asked.items() if o}, federations=kept,
+                             gifts=tuple(gifts))
+
+    def _agreements(self, federations: list[set[str]], asked: dict[str, set[str]], log: PhaseLog) -> list[set[str]]:
+        """5: two empires (or federations) become one when every member of each has asked to
+        federate with the other."""
+        merged = True
+        while merged:
+            merged = False
+            groups = federations + [{e} for e in sorted(set(asked) | {x for o in asked.values() for x in o})
+                                    if not any(e in f for f in federations)]
+            for index, one in enumerate(groups):
+                for other in groups[index + 1:]:
+                    if all(asked.get(m, set()) & other for m in one) and all(asked.get(m, set()) & one for m in other):
+                        federations = [f for f in federations if f is not one and f is not other] + [one | other]
+                        for member in one | other:
+                            asked.pop(member, None)
+                        log.announce(f"{' and '.join(sorted(one | other))} federate: one empire in battle and "
+                                     "for victory")
+                        merged = True
+                        break
+                if merged:
+                    break
+        return federations
+
+    def _gift_problem(self, position: Position, state: RomanState, giver: str, order: Give) -> str | None:
+        receiver = self.power_named(order.to) or order.to
+        if receiver not in state.federation_of(giver) or receiver == giver:
+            return f"{giver} gives only to an empire of its own federation"
+        if order.what == "centre" and order.where is not None and position.centres.get(order.where.province) != giver:
+            return f"{self.map.provinces[order.where.province].name} is not {giver}'s"
+        if order.what == "unit" and order.unit is not None and not any(
+                u.power == giver and u.location == order.unit.location for u in position.units):
+            return f"{giver} has no unit in {self.map.provinces[order.unit.province].name}"
+        return None
+
+    def _barbarian_armies(self, units: list[Unit], results: Sequence[OrderResult]) -> list[Unit]:
+        """8: a barbarian army no longer kept stands in civil disorder; one hired again leaves it."""
+        for result in results:
+            order, unit = result.order, result.unit
+            if result.succeeded and isinstance(order, Disband) and unit is not None and unit.type is BARBARIAN_ARMY:
+                units.append(Unit(BARBARIAN, BARBARIAN_ARMY, unit.location))
+        hired = {u.location.province for u in units if u.type is BARBARIAN_ARMY and u.power != BARBARIAN}
+        return [u for u in units if not (u.power == BARBARIAN and u.location.province in hired)]
+
+    def _barbarian_lands(self, position: Position, log: PhaseLog) -> Position:
+        """7: armies clear the barbarian land they stand in; then every unoccupied land province
+        next to barbarian land or the map's edge becomes barbarian, and a centre it reaches turns
+        neutral with a garrison."""
+        state = RomanState.of(position)
+        units, centres = list(position.units), dict(position.centres)
+        barbarians = set(state.barbarians)
+        for unit in units:
+            province = unit.location.province
+            if unit.type is ARMY and unit.power not in self.unplayed_powers:
+                barbarians.discard(province)
+            elif unit.power == BARBARIAN:
+                barbarians.add(province)
+        occupied = {u.location.province for u in units}
+        near = self.map.army_adjacency
+        spread = sorted(p for p in self.land if p not in occupied and p not in barbarians
+                        and (p in self.edge or any(q in barbarians for q in near.get(p, ()))))
+        for province in spread:
+            if province in self.map.supply_centres:
+                owner = centres.pop(province, None)
+                units.append(Unit(NEUTRAL, GARRISON, Location(province)))
+                if owner:
+                    log.announce(f"barbarians overrun {self.map.provinces[province].name}, {owner}'s: "
+                                 "it is neutral again, with a garrison")
+            else:
+                barbarians.add(province)
+        board = position.replace(units=sorted_units(units), centres=centres)
+        return board.replace(extra=state.changed(barbarians=frozenset(barbarians)).extra(board))
+
+    # -- season ends: captures, gifts, joining (2, 5, 8) ------------------------------------
+
+    def update_ownership(self, position: Position) -> dict[str, str]:
+        """Garrisons, neutral and barbarian units take nothing; a federation's empires never take
+        each other's centres; a centre a barbarian army takes is neutral again."""
+        state = RomanState.of(position)
+        centres = dict(position.centres)
+        for unit in position.units:
+            province = unit.location.province
+            if province not in self.map.supply_centres or unit.type is GARRISON or unit.power in self.unplayed_powers:
+                continue
+            owner = centres.get(province)
+            if owner is not None and owner != unit.power and state.side_of(owner) == state.side_of(unit.power):
+                continue
+            if unit.type is BARBARIAN_ARMY:
+                centres.pop(province, None)
+            else:
+                centres[province] = unit.power
+        return centres
+
+    def end_of_season(self, position: Position, log: PhaseLog) -> Position:
+        position = super().end_of_season(position, log)
+        season = self.calendar.season_of(position.phase)
+        if not season.updates_ownership:
+            return position
+        units = list(position.units)
+        for unit in position.units:  # 8: centres taken by barbarian armies get a neutral garrison
+            province = unit.location.province
+            if unit.type is BARBARIAN_ARMY and province in self.map.supply_centres and province not in position.centres \
+                    and Unit(NEUTRAL, GARRISON, unit.location) not in units:
+                units.append(Unit(NEUTRAL, GARRISON, unit.location))
+        position = self._gifts(position.replace(units=sorted_units(units)), log)
+        return self.admit_joining(position, log)  # 2: they come in at the adjustment phase
+
+    def _gifts(self, position: Position, log: PhaseLog) -> Position:
+        """5: units and centres handed over after the retreats, before the builds, for good."""
+        state = RomanState.of(position)
+        units, centres = list(position.units), dict(position.centres)
+        for gift in state.gifts:
+            if gift["what"] == "unit":
+                where = Location.parse(gift["where"])
+                found = next((u for u in units if u.power == gift["from"] and u.location == where), None)
+                if found is not None:
+                    units[units.index(found)] = Unit(gift["to"], found.type, found.location)
+                    log.announce(f"{gift['from']} gives its unit in {self.map.provinces[where.province].name} to "
+                                 f"{gift['to']}")
+            elif gift["what"] == "centre" and centres.get(gift["where"]) == gift["from"]:
+                centres[gift["where"]] = gift["to"]
+                log.announce(f"{gift['from']} gives {self.map.provinces[gift['where']].name} to {gift['to']}")
+        kept = tuple(g for g in state.gifts if g["what"] == "build")
+        board = position.replace(units=sorted_units(units), centres=centres)
+        return board.replace(extra=state.changed(gifts=kept).extra(board))
+
+    # -- builds (3, 5, 8) ------------------------------------------------------------------------
+
+    def adjustments(self, position: Position) -> list[Adjustment]:
+        state = RomanState.of(position)
+        powers = sorted(self.in_play(position) | set(state.empires))
+        counts = {p: sum(1 for o in position.centres.values() if o == p)
+                  - sum(1 for u in position.units if u.power == p and self.supplied(u)) for p in powers}
+        for gift in state.gifts:
+            if gift["what"] == "build" and counts.get(gift["from"], 0) > 0:
+                counts[gift["from"]] -= 1
+                counts[gift["to"]] = counts.get(gift["to"], 0) + 1
+        return [Adjustment(p, n, self.build_sites(position, p) if n > 0 else frozenset()) for p, n in counts.items()]
+
+    def build_sites(self, position: Position, power: str) -> frozenset[str]:
+        """3: the empire's Imperial City, vacant but for its garrison; 8: barbarian provinces
+        without a unit, or with a barbarian army in civil disorder (hired again)."""
+        state = RomanState.of(position)
+        sites = set()
+        city = state.empires.get(power)
+        if city and position.centres.get(city) == power and all(u.type is GARRISON for u in position.units_in(city)):
+            sites.add(city)
+        taken = {u.location.province for u in position.units if u.power != BARBARIAN}
+        sites |= {p for p in state.barbarians if p not in taken}
+        return frozenset(sites)
+
+    def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
+        return (ARMY, FLEET) if province in self.map.supply_centres else (BARBARIAN_ARMY,)
+
+    # -- civil disorder (9) ---------------------------------------------------------------------
+
+    def civil_disorder(self, position: Position, power: str, log: PhaseLog) -> Position:
+        """Every centre of the empire turns neutral; its units in supply centres are removed; the
+        others stand, unordered, until dislodged; centres no foreign unit holds get a neutral
+        garrison."""
+        state = RomanState.of(position)
+        lost = sorted(c for c, owner in position.centres.items() if owner == power)
+        centres = {c: o for c, o in position.centres.items() if o != power}
+        units = [u for u in position.units if not (u.power == power and u.location.province in self.map.supply_centres)]
+        for centre in lost:
+            if not any(u.location.province == centre and u.power != power for u in units):
+                units.append(Unit(NEUTRAL, GARRISON, Location(centre)))
+        log.announce(f"{power} falls into civil disorder: its centres are neutral again")
+        board = position.replace(units=sorted_units(units), centres=centres)
+        empires = {e: c for e, c in state.empires.items() if e != power}
+        return board.replace(extra=state.changed(empires=empires).extra(board))
+
+    # -- victory (10) ------------------------------------------------------------------------
+
+    def victory_threshold(self, position: Position) -> int:
+        return self.victory
+
+    def winner(self, position: Position) -> str | None:
+        """An empire or a federation with enough centres (a joint win); several at once: nobody."""
+        state = RomanState.of(position)
+        counts: dict[str, int] = {}
+        for owner in position.centres.values():
+            side = state.side_of(owner)
+            counts[side] = counts.get(side, 0) + 1
+        winners = [side for side, n in counts.items() if n >= self.victory]
+        return winners[0] if len(winners) == 1 else None
+
+    # -- the bot, the picture --------------------------------------------------------------------
+
+    def plausible_orders(self, position: Position, orders_: list[tuple[str, Order]],
+                         rng: random.Random) -> list[tuple[str, Order]]:
+        return play.plausible_orders(self, position, orders_, rng)
+
+    def map_layers(self, position: Position, pen: Any) -> None:
+        state = RomanState.of(position)
+        for province in sorted(state.barbarians):
+            pen.tint(province, "barbarian land", pattern="hatch", colour="#8b5a2b")
+        for empire, city in sorted(state.empires.items()):
+            if position.centres.get(city) == empire:
+                pen.marker(city, "castle", "Imperial City", power=empire)
+
+
+def make_i(game_map: GameMap) -> Variant:
+    return RomanDiplomacy("roman-diplomacy-i", game_map)
+
+
+def make_ii(game_map: GameMap) -> Variant:
+    return RomanDiplomacy("roman-diplomacy-ii", game_map)

@@ -1,0 +1,74 @@
+"""Roman Diplomacy's state beyond units and centres: one typed view of ``Position.extra``.
+
+Keys (docs/adjudicate-interchange.md, "Roman Diplomacy I and II"):
+
+* ``barbarians``: the provinces occupied by barbarians (rule 7), sorted.
+* ``empires``: empire -> its Imperial City (rule 3).
+* ``joining``: empire -> the Imperial City it asked for, waiting for the next adjustment phase
+  (rule 2), in the order they asked.
+* ``federations``: the federations (rules 5, 6), each a sorted list of its empires.
+* ``asked``: empire -> the empires it asked to federate with (FEDERATE), waiting for an answer.
+* ``leaving``: the empires that DEFEDERATEd this phase (they leave at its end).
+* ``gifts``: what federated empires hand over after the retreats and before the builds: a list of
+  {"from", "to", "what": "unit"|"centre"|"build", "where"}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gm.domain.position import Position
+
+
+@dataclass(frozen=True)
+class RomanState:
+    barbarians: frozenset[str] = frozenset()
+    empires: Mapping[str, str] = field(default_factory=dict)
+    joining: Mapping[str, str] = field(default_factory=dict)
+    federations: tuple[tuple[str, ...], ...] = ()
+    asked: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    leaving: tuple[str, ...] = ()
+    gifts: tuple[Mapping[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, position: Position) -> RomanState:
+        extra = position.extra
+        return cls(
+            barbarians=frozenset(extra.get("barbarians", ())),
+            empires=dict(extra.get("empires", {})),
+            joining=dict(extra.get("joining", {})),
+            federations=tuple(tuple(sorted(f)) for f in extra.get("federations", ())),
+            asked={e: tuple(sorted(others)) for e, others in extra.get("asked", {}).items()},
+            leaving=tuple(sorted(extra.get("leaving", ()))),
+            gifts=tuple(dict(g) for g in extra.get("gifts", ())),
+        )
+
+    def extra(self, position: Position) -> dict[str, Any]:
+        """The position's ``extra`` with this state in it (empty parts left out)."""
+        extra = {k: v for k, v in position.extra.items() if k not in _KEYS}
+        parts: dict[str, Any] = {
+            "barbarians": sorted(self.barbarians),
+            "empires": dict(sorted(self.empires.items())),
+            "joining": dict(self.joining),
+            "federations": sorted(list(f) for f in self.federations),
+            "asked": {e: list(o) for e, o in sorted(self.asked.items()) if o},
+            "leaving": list(self.leaving),
+            "gifts": [dict(g) for g in self.gifts],
+        }
+        extra.update((k, v) for k, v in parts.items() if v)
+        return extra
+
+    def changed(self, **changes: Any) -> RomanState:
+        return replace(self, **changes)
+
+    def federation_of(self, empire: str) -> tuple[str, ...]:
+        return next((f for f in self.federations if empire in f), (empire,))
+
+    def side_of(self, empire: str) -> str:
+        """The name both fight under: the empire's, or its federation's."""
+        return " + ".join(self.federation_of(empire))
+
+
+_KEYS = ("barbarians", "empires", "joining", "federations", "asked", "leaving", "gifts")
