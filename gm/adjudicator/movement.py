@@ -50,7 +50,7 @@ class _Node:
         "unit", "power", "side", "province", "slot", "strength", "hold_extra", "kind", "dest", "coast",
         "destination", "target", "target_type", "route", "convoyed", "opponents", "supports",
         "hold_supports", "later_supports", "fleets", "valid", "ruling", "mate", "carrier", "cargo", "partial",
-        "resolved", "result", "visited", "in_cycle",
+        "arriving", "resolved", "result", "visited", "in_cycle",
     )
 
     def __init__(self, unit: Unit, strength: float, slot: int):
@@ -80,6 +80,7 @@ class _Node:
         self.carrier: _Node | None = None  # the unit it goes with, adding nothing of its own
         self.cargo: list[_Node] | None = None  # the units that go with it
         self.partial = False  # an attack reduces its support by the attack's strength (SupportCut)
+        self.arriving: Unit | None = None  # the unit as it stands where its move takes it (asked once)
         self.resolved = self.result = self.visited = self.in_cycle = False
 
 
@@ -220,7 +221,7 @@ class _Resolver:
                     other = self.at.get(node.dest)  # type: ignore[arg-type]
                     while other is not None:  # units that may share swap places: no battle
                         if (other.kind == MOVE and other.dest == node.province and not other.convoyed
-                                and not (stacks and self._share(node, other))):
+                                and not (stacks and self._share(node, other, other.province))):
                             if node.opponents is None:
                                 node.opponents = [other]
                             else:
@@ -256,15 +257,17 @@ class _Resolver:
             candidate = candidate.mate
         return None
 
-    def _share(self, a: _Node, b: _Node) -> bool:
-        """May these two stand together, with the units that go with each?"""
+    def _share(self, a: _Node, b: _Node, province: str) -> bool:
+        """May these two stand together in ``province``, with the units that go with each? The
+        variant is asked about the units as they would stand there (a unit moving in, at its
+        destination): whether units may share can depend on the province (fleets at sea)."""
         may = self.variant.may_share
-        if not may(a.unit, b.unit):
+        if not may(_standing(a, province), _standing(b, province)):
             return False
         if a.cargo is not None or b.cargo is not None:
             ours = [a, *(a.cargo or ())]
             theirs = [b, *(b.cargo or ())]
-            return all(may(x.unit, y.unit) for x in ours for y in theirs)
+            return all(may(_standing(x, province), _standing(y, province)) for x in ours for y in theirs)
         return True
 
     # -- the generic resolver (DATC 5.E) ---------------------------------------------
@@ -346,8 +349,9 @@ class _Resolver:
         if attack <= self._resistance(node, not optimistic):
             return False
         stacks = self.stacks
-        for rival in self.moves_to[node.dest]:  # type: ignore[index]
-            if rival is not node and not (stacks and self._share(node, rival)) \
+        dest: str = node.dest  # type: ignore[assignment]  # a move always has one
+        for rival in self.moves_to[dest]:
+            if rival is not node and not (stacks and self._share(node, rival, dest)) \
                     and attack <= self._prevent(rival, not optimistic):
                 return False
         return True
@@ -355,7 +359,7 @@ class _Resolver:
     def _cuts(self, attacker: _Node, node: _Node, optimistic: bool) -> bool:
         """Does this attack cut the support of ``node`` (in the reading given)?"""
         return (attacker.side != node.side and attacker.province != node.dest
-                and not (self.stacks and self._share(attacker, node))
+                and not (self.stacks and self._share(attacker, node, node.province))
                 and (not attacker.convoyed or self._path(attacker, not optimistic)))
 
     def _support_given(self, node: _Node, optimistic: bool) -> bool:
@@ -371,7 +375,7 @@ class _Resolver:
                     return False  # cut
         stacks = self.stacks
         for attacker in attackers:
-            if not (stacks and self._share(attacker, node)) and self._resolve(attacker, not optimistic):
+            if not (stacks and self._share(attacker, node, node.province)) and self._resolve(attacker, not optimistic):
                 return False  # dislodged
         return True
 
@@ -393,7 +397,7 @@ class _Resolver:
         if attackers is not None:
             stacks = self.stacks
             for attacker in attackers:
-                if not (stacks and self._share(attacker, node)) and self._move_succeeds(attacker, not optimistic):
+                if not (stacks and self._share(attacker, node, node.province)) and self._move_succeeds(attacker, not optimistic):
                     return False
         return True
 
@@ -437,7 +441,7 @@ class _Resolver:
         also: list[str] | None = None
         stacks = self.stacks
         while there is not None:
-            if there.carrier is None and not (stacks and self._share(node, there)) and not (
+            if there.carrier is None and not (stacks and self._share(node, there, there.province)) and not (
                     there.kind == MOVE and not _head_to_head(node, there) and self._resolve(there, high)):
                 if there.side == node.side:
                     return 0  # no self-dislodgement
@@ -469,7 +473,7 @@ class _Resolver:
         total = 0.0
         stacks = self.stacks
         while there is not None:
-            if there.carrier is not None or (stacks and self._share(node, there)):
+            if there.carrier is not None or (stacks and self._share(node, there, there.province)):
                 pass
             elif there.kind == MOVE:
                 if _head_to_head(node, there):
@@ -568,7 +572,7 @@ class _Resolver:
         if not self.stacks:
             return winners[0]
         for winner in winners:
-            if not self._share(winner, node):
+            if not self._share(winner, node, node.province):
                 return winner
         return None
 
@@ -641,6 +645,20 @@ def amount_text(amount: float) -> str:
     if half:
         return f"{whole}{half}" if whole else half
     return str(whole) if amount == whole else str(amount)
+
+
+def _standing(node: _Node, province: str) -> Unit:
+    """The node's unit as it would stand in ``province``: where it is, or where its move (or the
+    unit it goes with) takes it."""
+    unit = node.unit
+    if node.province == province:
+        return unit
+    arriving = node.arriving
+    if arriving is None or arriving.location.province != province:
+        mover = node.carrier or node
+        where = mover.destination if mover.dest == province and mover.destination is not None else Location(province)
+        arriving = node.arriving = unit.moved_to(where)
+    return arriving
 
 
 def _head_to_head(a: _Node, b: _Node) -> bool:

@@ -43,15 +43,15 @@ def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Rul
         if r.counts and r.unit is not None and isinstance(r.order, Retreat)
     }
     claims: dict[str, list[Unit]] = {}
-    for unit, destination in retreats.values():
-        claims.setdefault(destination.province, []).append(unit)
+    for unit, destination in retreats.values():  # each as it would stand there (Variant.may_share)
+        claims.setdefault(destination.province, []).append(unit.moved_to(destination))
     occupied = {u.location.province for u in position.units}
     open_moves: list[PendingMove] = []
     for pending in position.second_moves:
         if not any(loc.province in occupied for loc in pending.path):
             open_moves.append(pending)
             for loc in pending.path:
-                claims.setdefault(loc.province, []).append(pending.unit)
+                claims.setdefault(loc.province, []).append(pending.unit.moved_to(loc))
     clashes = {p for p, units in claims.items() if len(units) > 1 and not _may_share(variant, units)}
     outcomes = []
     survivors = []

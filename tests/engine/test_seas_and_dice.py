@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gm.adjudicator.dice import Dice, DiceError, commitment, derive
-from gm.domain.orders import Hold, Move, SupportMove
+from gm.domain.orders import Hold, Move, Retreat, SupportMove
 from gm.domain.outcomes import Reason
+from gm.domain.position import Dislodgement
 
-from .deltas import AttackAtSea, Seas, loc, position, ref
+from .deltas import AttackAtSea, Seas, loc, position, ref, unit
 from .helpers import dislodged, result_of, run, units
 
 EAGLES = Seas()
@@ -36,6 +37,35 @@ def test_a_fleet_entering_a_sea_cuts_no_support_given_from_it() -> None:
                                  ("Carthago", Move(ref(EAGLES, "F MIN"), loc("MSA")))])
     assert result_of(report, "F MSA S A NUM - CAR").succeeded
     assert result_of(report, "A NUM - CAR").succeeded
+
+
+def test_a_fleet_leaving_port_enters_a_sea_where_another_powers_fleet_stands() -> None:
+    # The variant is asked about the units as they would stand together: both in the sea.
+    board = position(EAGLES, "S118M", {"Roma": ["F MIN"], "Carthago": ["F CAR"]})
+    report = run(EAGLES, board, [("Carthago", Move(ref(EAGLES, "F CAR"), loc("MIN")))])
+    assert result_of(report, "F CAR - MIN").succeeded
+    assert units(report) == ["Carthago: F MIN", "Roma: F MIN"]
+
+
+def test_fleets_of_two_seas_entering_one_port_bounce_as_standard() -> None:
+    # At sea they may share; in the port they would stand together, which they may not.
+    board = position(EAGLES, "S118M", {"Roma": ["F MIN"], "Byzantium": ["F MSA"]})
+    report = run(EAGLES, board, [("Roma", Move(ref(EAGLES, "F MIN"), loc("CAR"))),
+                                 ("Byzantium", Move(ref(EAGLES, "F MSA"), loc("CAR")))])
+    assert result_of(report, "F MIN - CAR").reason is Reason.BOUNCED
+    assert result_of(report, "F MSA - CAR").reason is Reason.BOUNCED
+
+
+def test_fleets_retreating_into_one_sea_share_it_and_into_one_port_clash() -> None:
+    roman, carthaginian = unit(EAGLES, "Roma", "F SIC"), unit(EAGLES, "Carthago", "F BYC")
+    board = position(EAGLES, "S118R", {}).replace(dislodged=(
+        Dislodgement(roman, None, (loc("MIN"), loc("SAD"))), Dislodgement(carthaginian, None, (loc("MIN"), loc("SAD")))))
+    into_sea = run(EAGLES, board, [("Roma", Retreat(ref(EAGLES, "F SIC"), loc("MIN"))),
+                                   ("Carthago", Retreat(ref(EAGLES, "F BYC"), loc("MIN")))])
+    assert units(into_sea) == ["Carthago: F MIN", "Roma: F MIN"]
+    into_port = run(EAGLES, board, [("Roma", Retreat(ref(EAGLES, "F SIC"), loc("SAD"))),
+                                    ("Carthago", Retreat(ref(EAGLES, "F BYC"), loc("SAD")))])
+    assert units(into_port) == []
 
 
 def _seed_rolling(value: int, purpose: str, phase: str = "S118M") -> str:
