@@ -16,7 +16,7 @@ from gm.adjudicator.engine import PhaseReport, adjudicate
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order
-from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
 from gm.domain.units import Unit
 from gm.orders import OrderGrammar, OrderSyntaxError, parse_line
@@ -214,9 +214,16 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
     if report.announcements:
         document["announcements"] = list(report.announcements)
     if report.rolls:
-        document["rolls"] = [{"phase": r.phase, "purpose": r.purpose, "sides": r.sides, "value": r.value,
-                              "effect": r.effect} for r in report.rolls]
+        document["rolls"] = [_roll_entry(r) for r in report.rolls]
     return document
+
+
+def _roll_entry(roll: Roll) -> dict[str, Any]:
+    entry: dict[str, Any] = {"phase": roll.phase, "purpose": roll.purpose, "sides": roll.sides, "value": roll.value,
+                             "effect": roll.effect}
+    if roll.units:
+        entry["units"] = [{"power": u.power, "unit": str(u)} for u in roll.units]
+    return entry
 
 
 def _result_entry(result: OrderResult) -> dict[str, Any]:

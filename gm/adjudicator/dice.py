@@ -19,6 +19,7 @@ import hashlib
 import hmac
 
 from gm.domain.outcomes import Roll
+from gm.domain.units import Unit
 
 
 class DiceError(ValueError):
@@ -55,12 +56,13 @@ class Dice:
         self.rolls: list[Roll] = []
         self._made: dict[tuple[str, str], int] = {}
 
-    def roll(self, phase: str, purpose: str, sides: int = 6) -> Roll:
-        """Roll one die; the caller sets ``effect`` on the returned roll once it has used it."""
+    def roll(self, phase: str, purpose: str, sides: int = 6, units: tuple[Unit, ...] = ()) -> Roll:
+        """Roll one die for ``units`` (if it concerns some); the caller sets ``effect`` on the
+        returned roll once it has used it. The units do not enter the derivation."""
         if self.seed is None:
             raise DiceError(f"a die must be rolled ({purpose}) but no dice seed was given")
         made = self._made.get((phase, purpose), 0)
         self._made[(phase, purpose)] = made + 1
-        roll = Roll(phase, purpose, sides, derive(self.seed, f"{phase}|{purpose}|{made}", sides))
+        roll = Roll(phase, purpose, sides, derive(self.seed, f"{phase}|{purpose}|{made}", sides), "", units)
         self.rolls.append(roll)
         return roll

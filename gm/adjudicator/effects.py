@@ -102,9 +102,10 @@ class Effects:
     def note(self, slot: int, text: str) -> None:
         self.notes.setdefault(slot, []).append(text)
 
-    def roll(self, purpose: str, sides: int = 6) -> Roll:
-        """A die for this phase; set ``effect`` on the roll once it has been used."""
-        return self.log.roll(self.phase, purpose, sides)
+    def roll(self, purpose: str, sides: int = 6, units: tuple[Unit, ...] = ()) -> Roll:
+        """A die for this phase, for ``units`` if it concerns some; set ``effect`` on the roll once
+        it has been used."""
+        return self.log.roll(self.phase, purpose, sides, units)
 
     def announce(self, text: str) -> None:
         self.log.announce(text)

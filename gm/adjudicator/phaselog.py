@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from gm.adjudicator.dice import Dice
 from gm.domain.outcomes import Roll
+from gm.domain.units import Unit
 
 
 class PhaseLog:
@@ -17,9 +18,10 @@ class PhaseLog:
     def rolls(self) -> list[Roll]:
         return self.dice.rolls
 
-    def roll(self, phase: str, purpose: str, sides: int = 6) -> Roll:
-        """One die (gm.adjudicator.dice); set ``effect`` on the roll once it has been used."""
-        return self.dice.roll(phase, purpose, sides)
+    def roll(self, phase: str, purpose: str, sides: int = 6, units: tuple[Unit, ...] = ()) -> Roll:
+        """One die (gm.adjudicator.dice), for ``units`` if it concerns some; set ``effect`` on the
+        roll once it has been used."""
+        return self.dice.roll(phase, purpose, sides, units)
 
     def announce(self, text: str) -> None:
         """A line for the results: what a rule did that no order asked for."""

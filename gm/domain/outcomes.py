@@ -26,7 +26,8 @@ class Reason(Enum):
 
 @dataclass(slots=True)
 class Roll:
-    """One die rolled while a phase was resolved: what for, the die, what it showed, what it did.
+    """One die rolled while a phase was resolved: what for, the die, what it showed, what it did,
+    and the units it was rolled for.
 
     ``effect`` is filled in by the rule that rolled, once it has read the value."""
 
@@ -35,6 +36,7 @@ class Roll:
     sides: int
     value: int
     effect: str = ""
+    units: tuple[Unit, ...] = ()  # the units it decides about (the attacking and attacked fleets)
 
 
 @dataclass(slots=True, init=False)

@@ -213,7 +213,8 @@ class Seas(Variant):
                            and u.power == order.owner and u.type is FLEET), None)
             if target is None:
                 continue
-            roll = effects.roll(f"attack by {ruling.unit} ({ruling.power}) on {units[target]}")
+            roll = effects.roll(f"attack by {ruling.unit} ({ruling.power}) on {units[target]}",
+                                units=(units[ruling.slot], units[target]))
             if roll.value == 6:
                 roll.effect = f"{units[target]} ({order.owner}) sunk"
                 effects.destroy(target, f"sunk by {ruling.unit} ({ruling.power})")

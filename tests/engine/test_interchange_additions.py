@@ -93,7 +93,8 @@ def test_several_fleets_in_one_sea_are_separate_entries_and_every_roll_is_listed
         "orders": {"Alexandria": ["F MIN attacks F MIN (Byzantium)"]},
     })
     assert result["rolls"] == [{"phase": "S118M", "purpose": purpose, "sides": 6, "value": 6,
-                                "effect": "F MIN (Byzantium) sunk"}]
+                                "effect": "F MIN (Byzantium) sunk",
+                                "units": [{"power": "Alexandria", "unit": "F MIN"}, {"power": "Byzantium", "unit": "F MIN"}]}]
     assert result["destroyed"] == [{"power": "Byzantium", "unit": "F MIN", "reason": "sunk by F MIN (Alexandria)"}]
     assert result["units"] == {"Alexandria": ["F MIN", "F MIN"]}
 
