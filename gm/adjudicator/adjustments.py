@@ -141,13 +141,15 @@ class _State:
         if not self.variant.supplied(unit):
             return fail(f"the {unit.type.name} in {name} needs no supply centre and is never removed for supply",
                         unit=unit)
-        if count >= 0:
-            return fail(f"{power} has no units to remove", unit=unit)
         if slot in self.removed:
             return fail("that unit is already being removed", unit=unit)
-        if self.used.get(power, 0) >= -count:
+        owed = count < 0 and self.used.get(power, 0) < -count
+        if not owed and not self.variant.kept_by_choice(unit):
+            if count >= 0:
+                return fail(f"{power} has no units to remove", unit=unit)
             return fail(f"{power} has only {-count} unit{'s' if count < -1 else ''} to remove", unit=unit)
-        self.used[power] = self.used.get(power, 0) + 1
+        if owed:
+            self.used[power] = self.used.get(power, 0) + 1
         self.removed.add(slot)
         return AdjustmentOutcome(index, Disband(UnitRef(unit.location, unit.type)), unit, True)
 

@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
-from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
+from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome, Ruling
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult
@@ -94,6 +94,9 @@ class Variant:
         # Rules a GM may choose per game (a settings file's ``rules:``), with their defaults; a
         # game's choices are kept in ``Position.extra`` under the same names.
         self.options: dict[str, object] = {}
+        # A variant whose rules roll dice: its games' mails publish the dice commitment (the SHA-256
+        # of the secret seed) and, once the game is over, the seed itself (gm.adjudicator.dice).
+        self.rolls_dice = False
         # Builds of two powers in one province both fail (standard: the first counts; no two
         # powers can build in one province there anyway).
         self.rival_builds_fail = False
@@ -158,6 +161,12 @@ class Variant:
     def player_counts(self) -> tuple[int, int]:
         """How many players a game may have, fewest and most (standard: one per map power)."""
         return len(self.map.powers), len(self.map.powers)
+
+    def powers_in_play(self, count: int, log: PhaseLog) -> list[str]:
+        """The powers a game of ``count`` players plays, among which its players' seats are then
+        assigned (by preference, else at random): all the map's, or, where the rules draw them,
+        those drawn with ``log``'s dice."""
+        return list(self.map.powers)
 
     def opening(self, powers: Sequence[str], log: PhaseLog) -> Position:
         """The starting position of a game whose players play ``powers`` (given to them by
@@ -271,6 +280,12 @@ class Variant:
         the order commands (for a ``Declaration``: the power's unit it names, or None)."""
         raise Illegal(f"'{order}' is not a movement-phase order")
 
+    def review_on_board(self, position: Position, rulings: Sequence[Ruling]) -> None:
+        """Refuse (``ruling.illegal = why``) the orders the variant's rules forbid because of the
+        state of the board (a fleet damaged by a storm, a unit no player commands). Asked once
+        per review of a movement phase, each order already reviewed alone; the last legal order
+        for a unit then counts. Orders are checked so on submission too."""
+
     def prepare_movement(self, position: Position, submitted: Sequence[tuple[str, Order]]
                          ) -> tuple[Position, Sequence[tuple[str, Order]]]:
         """Change the board before the orders are reviewed (a leader placed where its player
@@ -347,6 +362,11 @@ class Variant:
         """Does the unit need a supply centre (count in adjustments, and may be removed for
         supply)? A leader or a garrison may not."""
         return True
+
+    def kept_by_choice(self, unit: Unit) -> bool:
+        """May its power remove the unit in any adjustment phase, beyond the removals it owes
+        (a hired army it no longer wants)?"""
+        return False
 
     def adjustments(self, position: Position) -> list[Adjustment]:
         centres = _tally(position.centres.values())

@@ -178,3 +178,22 @@ def test_builds_of_two_powers_in_one_province_both_fail_where_the_variant_says_s
                                          ("Carthage", Build(UnitRef(loc("SYR"), ARMY)))])
     assert [r.reason_text for r in report.results] == ["bounced: another power builds there too"] * 2
     assert sorted(str(u) for u in report.resolved.units) == ["A CAR", "A ROM"]
+
+
+class HiredArmies(LeadersAndBridges):
+    """Fleets are hired: their power may let one go in any adjustment phase."""
+
+    def kept_by_choice(self, unit) -> bool:  # type: ignore[no-untyped-def]
+        return unit.type.letter == "F"
+
+
+def test_a_unit_kept_by_choice_is_let_go_at_will_and_counts_for_a_removal_owed() -> None:
+    from gm.domain.orders import Disband
+    variant = HiredArmies()
+    even = position(variant, "W-219A", {"Rome": ["A ROM", "F CAM"]}, centres={"ROM": "Rome", "CAM": "Rome"})
+    report = adjudicate(variant, even, [("Rome", Disband(ref(variant, "F CAM"))), ("Rome", Disband(ref(variant, "A ROM")))])
+    assert [r.reason_text for r in report.results] == [None, "illegal: Rome has no units to remove"]
+    assert [str(u) for u in report.resolved.units] == ["A ROM"]
+    short = position(variant, "W-219A", {"Rome": ["A ROM", "A UMB", "F CAM"]}, centres={"ROM": "Rome", "CAM": "Rome"})
+    owed = adjudicate(variant, short, [("Rome", Disband(ref(variant, "F CAM")))])
+    assert sorted(str(u) for u in owed.resolved.units) == ["A ROM", "A UMB"] and not owed.civil_disorder

@@ -178,6 +178,9 @@ class RomanDiplomacy(Variant):
     def supplied(self, unit: Unit) -> bool:
         return unit.type is not GARRISON  # 3: a garrison needs no supply centre
 
+    def kept_by_choice(self, unit: Unit) -> bool:
+        return unit.type is BARBARIAN_ARMY  # 8: "maintaining a barbarian army ... is optional"
+
     def sides(self, position: Position) -> Mapping[str, str] | None:
         state = RomanState.of(position)
         return {member: state.side_of(member) for f in state.federations for member in f} or None

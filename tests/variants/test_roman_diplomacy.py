@@ -1,0 +1,308 @@
+"""Roman Diplomacy I and II through `gm adjudicate`: each rule and ruling of issue 14."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gm.adjudicator.phaselog import PhaseLog
+from gm.interchange import InterchangeError, adjudicate_json
+from gm.store.codec import encode_position
+from gm.variants.catalog import VariantCatalog
+
+CATALOG = VariantCatalog()
+RD = CATALOG.get("roman-diplomacy-i")
+ALL_BARBARIAN = sorted(RD.initial_position().extra["barbarians"])
+
+
+def adjudicate(phase: str, units: dict[str, list[str]], orders: dict[str, list[str]] | None = None,
+               variant: str = "roman-diplomacy-i", **more: Any) -> dict[str, Any]:
+    document = {"variant": variant, "phase": phase, "units": units, "orders": orders or {}, **more}
+    return adjudicate_json(document, CATALOG)
+
+
+def garrisoned(units: dict[str, list[str]], centers: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """The board as a game has it: a neutral garrison in every centre nobody owns or stands in."""
+    taken = {u.split()[1][:3] for listed in units.values() for u in listed}
+    taken |= {c for owned in (centers or {}).values() for c in owned}
+    free = sorted(c for c in RD.map.supply_centres if c not in taken)
+    return {**units, "Neutral": sorted(units.get("Neutral", []) + [f"G {c}" for c in free])}
+
+
+def neutral_in(result: dict[str, Any], *provinces: str) -> list[str]:
+    """Which of these provinces hold a neutral garrison after the phase."""
+    held = {u.split()[1] for u in result["units"].get("Neutral", [])}
+    return [p for p in provinces if p in held]
+
+
+def outcome(result: dict[str, Any], power: str, order: str) -> dict[str, Any]:
+    found = [r for r in result["results"][power] if r["order"] == order]
+    assert len(found) == 1, result["results"][power]
+    return found[0]
+
+
+def no_barbarians(*keep: str) -> dict[str, Any]:
+    """An ``extra`` with barbarians only where asked (most tests leave them out of the way)."""
+    return {"barbarians": sorted(keep)} if keep else {}
+
+
+# -- the start (1) and joining (2) --------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "first", "title", "victory", "centres"), [
+    ("roman-diplomacy-i", "W99A", "Winter A.D. 99 adjustments", 15, 34),
+    ("roman-diplomacy-ii", "W-241A", "Winter 241 B.C. adjustments", 24, 50),
+])
+def test_every_centre_starts_neutral_with_a_garrison_and_the_rest_barbarian(
+        name: str, first: str, title: str, victory: int, centres: int) -> None:
+    variant = CATALOG.get(name)
+    start = variant.initial_position()
+    assert str(start.phase) == first and variant.title(start.phase) == title
+    assert len(start.units) == centres and all(u.power == "Neutral" and u.type.letter == "G" for u in start.units)
+    assert start.centres == {} and variant.victory_threshold(start) == victory
+    land = {p.id for p in variant.map.provinces.values() if p.holds_armies}
+    assert set(start.extra["barbarians"]) == land - variant.map.supply_centres
+
+
+def test_an_empire_waiting_comes_in_at_the_adjustment_phase_with_one_build_at_once() -> None:
+    result = adjudicate("F100M", {"Neutral": ["G ROM", "G NAP"]}, extra={"joining": {"Latium": "ROM"}})
+    assert result["next_phase"] == "W100A"
+    assert result["units"]["Latium"] == ["G ROM"] and result["centers"] == {"Latium": ["ROM"]}
+    assert result["extra"]["empires"] == {"Latium": "ROM"} and "joining" not in result["extra"]
+    assert result["announcements"] == ["Latium joins the game with its Imperial City in Rome"]
+    built = adjudicate("W100A", result["units"], {"Latium": ["BUILD A ROM"]}, centers=result["centers"],
+                       extra=result["extra"])
+    assert built["units"]["Latium"] == ["A ROM", "G ROM"]
+
+
+def test_a_player_names_a_neutral_mediterranean_or_black_sea_centre() -> None:
+    start = RD.initial_position()
+    assert RD.joining_request("Rome as Latium", start) == ("Latium", "ROM")
+    assert RD.joining_request("Constantinople Byzantine Empire", start) == ("Byzantine Empire", "CON")
+    assert RD.joining_request("Naples", start) == ("Empire of Naples", "NAP")
+    with pytest.raises(ValueError, match="Portugal is no Imperial City site"):
+        RD.joining_request("Portugal", start)
+    waiting = RD.with_joining(start, "Latium", "ROM")
+    with pytest.raises(ValueError, match="Rome is no longer neutral or already asked for"):
+        RD.joining_request("Rome as Romans", waiting)  # first come, first served
+    with pytest.raises(ValueError, match="the name 'Latium' is taken"):
+        RD.joining_request("Naples as Latium", waiting)
+
+
+# -- Imperial Cities and garrisons (3) -------------------------------------------------------------
+
+def test_a_garrison_beside_a_friendly_army_must_be_beaten_with_it() -> None:
+    units = {"Latium": ["G ROM", "A ROM"], "Etruria": ["A TUS", "A VEN", "A APU"]}
+    orders = {"Etruria": ["A TUS - ROM", "A VEN S A TUS - ROM"]}
+    extra = {"empires": {"Latium": "ROM"}}
+    assert outcome(adjudicate("S100M", units, orders, extra=extra), "Etruria", "A TUS - ROM")["reason"] == "bounced"
+    beaten = adjudicate("S100M", units, {"Etruria": orders["Etruria"] + ["A APU S A TUS - ROM"]}, extra=extra)
+    assert {d["unit"]: d["retreats"] for d in beaten["dislodged"]["Latium"]} == {"A ROM": ["NAP"], "G ROM": []}
+
+
+def test_a_neutral_garrison_must_be_taken_with_support() -> None:
+    alone = adjudicate("S100M", {"Neutral": ["G NAP"], "Latium": ["A ROM", "A APU"]}, {"Latium": ["A ROM - NAP"]})
+    assert outcome(alone, "Latium", "A ROM - NAP")["reason"] == "bounced"
+    helped = adjudicate("S100M", {"Neutral": ["G NAP"], "Latium": ["A ROM", "A APU"]},
+                        {"Latium": ["A ROM - NAP", "A APU S A ROM - NAP"]})
+    assert helped["dislodged"] == {"Neutral": [{"unit": "G NAP", "attacker_from": "ROM", "retreats": []}]}
+
+
+def test_an_imperial_city_garrison_supports_like_an_army_and_needs_no_supply_centre() -> None:
+    result = adjudicate("S100M", {"Latium": ["G ROM", "A NAP"], "Apulia": ["A APU"]},
+                        {"Latium": ["G ROM S A NAP - APU", "A NAP - APU"]}, extra={"empires": {"Latium": "ROM"}})
+    assert outcome(result, "Latium", "A NAP - APU")["outcome"] == "succeeds"
+    adjust = RD.adjustments(RD.initial_position().replace(
+        units=(*RD.initial_position().units,), centres={"ROM": "Latium", "NAP": "Latium"}))
+    assert [(a.power, a.count) for a in adjust] == [("Latium", 2)]
+
+
+def test_builds_only_in_the_imperial_city_vacant_but_for_its_garrison() -> None:
+    extra = {"empires": {"Latium": "ROM"}}
+    centres = {"Latium": ["ROM", "NAP"]}
+    result = adjudicate("W100A", {"Latium": ["G ROM"]}, {"Latium": ["BUILD A NAP", "BUILD F ROM"]},
+                        centers=centres, extra=extra)
+    assert result["results"]["Latium"][0]["reason"].startswith("illegal: Naples is not a free supply centre")
+    assert outcome(result, "Latium", "BUILD F ROM")["outcome"] == "succeeds"
+    held = adjudicate("W100A", {"Latium": ["G ROM", "A ROM"]}, {"Latium": ["BUILD F ROM"]},
+                      centers={"Latium": ["ROM", "NAP", "VEN"]}, extra=extra)
+    assert held["results"]["Latium"][0]["reason"].startswith("illegal: Rome is not a free supply centre")
+
+
+# -- fleets' steps (4) -----------------------------------------------------------------------
+
+def test_a_fleet_takes_several_steps_when_its_empires_other_fleets_stand() -> None:
+    result = adjudicate("S100M", {"Latium": ["F TYS", "F ION"]}, {"Latium": ["F Tyrrhenian Sea - Gulf of Lyon - Spain"]})
+    assert outcome(result, "Latium", "F TYS - LYO - SPA/SC")["outcome"] == "succeeds"
+    assert result["units"]["Latium"] == ["F ION", "F SPA/SC"]
+
+
+def test_a_step_too_many_is_refused() -> None:
+    alone = adjudicate("S100M", {"Latium": ["F TYS"]}, {"Latium": ["F TYS - LYO - SPA/SC"]})
+    assert outcome(alone, "Latium", "F TYS - LYO - SPA/SC")["reason"] == (
+        "illegal: a step too many: Latium has 1 fleet steps (one a fleet) and its fleets' orders take 2")
+    busy = adjudicate("S100M", {"Latium": ["F TYS", "F ION"]}, {"Latium": ["F TYS - LYO - SPA/SC", "F ION - AEG"]})
+    assert outcome(busy, "Latium", "F TYS - LYO - SPA/SC")["reason"].startswith("illegal: a step too many")
+    assert outcome(busy, "Latium", "F ION - AEG")["outcome"] == "succeeds"
+
+
+def test_a_failed_step_ends_the_journey_where_the_fleet_stands() -> None:
+    result = adjudicate("S100M", {"Latium": ["F TYS", "F ION"], "Iberia": ["A SPA"]},
+                        {"Latium": ["F TYS - LYO - SPA/SC"]})
+    journey = outcome(result, "Latium", "F TYS - LYO - SPA/SC")
+    assert journey["reason"] == "bounced" and journey["notes"] == ["step 2 to SPA/SC bounced; it stops in LYO"]
+
+
+def test_an_armys_chain_is_a_convoy_path_as_usual() -> None:
+    result = adjudicate("S100M", {"Latium": ["A ROM"]}, {"Latium": ["A ROM - TUS - PIE"]})
+    assert result["results"]["Latium"][0]["reason"].startswith("illegal")
+
+
+# -- federations (5, 6) -------------------------------------------------------------------------
+
+def test_two_empires_asking_each_other_federate() -> None:
+    one = adjudicate("S100M", {"Latium": ["A ROM"], "Gallia": ["A MAR"]}, {"Latium": ["FEDERATE Gallia"]})
+    assert one["extra"] == {"asked": {"Latium": ["Gallia"]}, "barbarians": one["extra"]["barbarians"]}
+    two = adjudicate("F100M", {"Latium": ["A ROM"], "Gallia": ["A MAR"]}, {"Gallia": ["FEDERATE Latium"]},
+                     extra=one["extra"])
+    assert two["extra"]["federations"] == [["Gallia", "Latium"]] and "asked" not in two["extra"]
+    assert "Gallia and Latium federate: one empire in battle and for victory" in two["announcements"]
+
+
+def test_federated_empires_neither_support_against_nor_capture_from_each_other() -> None:
+    extra = {"federations": [["Gallia", "Latium"]]}
+    result = adjudicate("F100M", {"Latium": ["A ROM", "A VEN"], "Gallia": ["A TUS"], "Samnium": ["A APU"]},
+                        {"Samnium": ["A APU - ROM"], "Gallia": ["A TUS S A APU - ROM"], "Latium": ["A VEN - TUS"]},
+                        extra=extra)
+    assert outcome(result, "Samnium", "A APU - ROM")["reason"] == "bounced"
+    assert outcome(result, "Gallia", "A TUS S A APU - ROM")["outcome"] == "succeeds"
+    kept = adjudicate("F100M", {"Gallia": ["A ROM"]}, centers={"Latium": ["ROM"]}, extra=extra)
+    assert kept["centers"] == {"Latium": ["ROM"]}
+
+
+def test_defederating_takes_effect_at_the_end_of_the_phase() -> None:
+    result = adjudicate("S100M", {"Latium": ["A ROM"], "Gallia": ["A MAR"]}, {"Gallia": ["DEFEDERATE"]},
+                        extra={"federations": [["Gallia", "Latium"]]})
+    assert "federations" not in result["extra"] and result["announcements"] == ["Gallia leaves its federation"]
+
+
+def test_units_and_centres_are_given_within_a_federation_after_the_retreats() -> None:
+    extra = {"federations": [["Gallia", "Latium"]]}
+    centres = {"Latium": ["ROM", "NAP"], "Gallia": ["MAR"]}
+    result = adjudicate("F100M", garrisoned({"Latium": ["A ROM", "A NAP"], "Gallia": ["A MAR"]}, centres),
+                        {"Latium": ["GIVE A NAP TO Gallia", "GIVE CENTRE ROM TO Gallia"]},
+                        centers=centres, extra=extra)
+    assert (result["units"]["Gallia"], result["units"]["Latium"]) == (["A MAR", "A NAP"], ["A ROM"])
+    assert result["centers"] == {"Gallia": ["MAR", "ROM"], "Latium": ["NAP"]}
+    assert result["announcements"] == ["Latium gives its unit in Naples to Gallia", "Latium gives Rome to Gallia"]
+    refused = adjudicate("F100M", {"Latium": ["A NAP"], "Samnium": ["A APU"]}, {"Latium": ["GIVE A NAP TO Samnium"]})
+    assert refused["results"]["Latium"][0]["outcome"] == "fails"
+    assert refused["units"]["Latium"] == ["A NAP"]
+
+
+def test_a_build_is_given_within_a_federation() -> None:
+    extra = {"federations": [["Gallia", "Latium"]], "empires": {"Latium": "ROM", "Gallia": "MAR"},
+             "gifts": [{"from": "Latium", "to": "Gallia", "what": "build", "where": ""}]}
+    result = adjudicate("W100A", {"Latium": ["G ROM"], "Gallia": ["G MAR"]}, {"Gallia": ["BUILD A MAR"]},
+                        centers={"Latium": ["ROM", "NAP"], "Gallia": ["MAR"]}, extra=extra)
+    assert result["units"]["Gallia"] == ["A MAR", "G MAR"] and "gifts" not in result["extra"]
+
+
+def test_a_federation_wins_jointly() -> None:
+    centres = sorted(RD.map.supply_centres)
+    result = adjudicate("F100M", {"Latium": ["A ROM"]}, centers={"Latium": centres[:8], "Gallia": centres[8:15]},
+                        extra={"federations": [["Gallia", "Latium"]]})
+    assert result["winner"] == "Gallia + Latium"
+    alone = adjudicate("F100M", {"Latium": ["A ROM"]}, centers={"Latium": centres[:8], "Gallia": centres[8:15]})
+    assert alone["winner"] is None
+
+
+# -- barbarians (7, 8) ---------------------------------------------------------------------------
+
+def test_barbarian_land_spreads_into_empty_land_and_an_army_clears_it() -> None:
+    result = adjudicate("S100M", garrisoned({"Latium": ["A ROM"]}), {"Latium": ["A ROM - TUS"]},
+                        extra=no_barbarians("PIE", "APU"))
+    barbarian = set(result["extra"]["barbarians"])
+    assert "TUS" not in barbarian  # the army entered it and stands there
+    assert "TYR" in barbarian  # empty land next to Piedmont
+    assert "APU" in barbarian and "PIE" in barbarian  # they stay barbarian
+    assert "BUR" not in barbarian  # next to no barbarian land and not at the map's edge
+    assert "SYR" in barbarian  # at the map's edge
+    assert neutral_in(result, "VEN", "ROM") == ["VEN", "ROM"]  # Rome, left empty beside Apulia, is garrisoned
+    cleared = adjudicate("F100M", garrisoned({"Latium": ["A TUS"]}), {"Latium": ["A TUS - PIE"]},
+                         extra=result["extra"])
+    assert "PIE" not in cleared["extra"]["barbarians"]  # cleared by the army entering it
+    assert "TUS" not in cleared["extra"]["barbarians"]  # left empty, but next to no barbarian land
+
+
+def test_an_unheld_centre_the_barbarians_reach_turns_neutral_with_a_garrison() -> None:
+    centres = {"Latium": ["ROM", "NAP"]}
+    result = adjudicate("S100M", garrisoned({"Latium": ["A ROM"]}, centres), centers=centres,
+                        extra=no_barbarians("APU"))
+    assert result["centers"] == {"Latium": ["ROM"]}
+    assert neutral_in(result, "NAP", "ROM") == ["NAP"]
+    assert result["announcements"] == ["barbarians overrun Naples, Latium's: it is neutral again, with a garrison"]
+
+
+def test_barbarian_armies_are_raised_released_and_hired_again() -> None:
+    extra = {"empires": {"Latium": "ROM"}, "barbarians": ["TUS", "APU"]}
+    raised = adjudicate("W100A", {"Latium": ["G ROM"], "Gallia": ["G MAR"]},
+                        {"Latium": ["BUILD B TUS", "BUILD B APU"], "Gallia": ["BUILD B TUS"]},
+                        centers={"Latium": ["ROM", "NAP", "VEN"], "Gallia": ["MAR", "SPA"]},
+                        extra={**extra, "empires": {"Latium": "ROM", "Gallia": "MAR"}})
+    assert outcome(raised, "Latium", "BUILD B TUS")["reason"] == "bounced: another power builds there too"
+    assert raised["units"]["Latium"] == ["B APU", "G ROM"]
+    released = adjudicate("W101A", {"Latium": ["G ROM", "B APU", "A NAP"]}, {"Latium": ["REMOVE B APU"]},
+                          centers={"Latium": ["ROM", "NAP"]}, extra=extra)
+    assert released["units"]["Barbarian"] == ["B APU"] and released["units"]["Latium"] == ["A NAP", "G ROM"]
+    centres = {"Latium": ["ROM", "NAP"]}
+    hired = adjudicate("W102A", garrisoned({"Latium": ["G ROM"], "Barbarian": ["B APU"]}, centres),
+                       {"Latium": ["BUILD B APU"]}, centers=centres, extra=extra)
+    assert hired["units"]["Latium"] == ["B APU", "G ROM"] and "Barbarian" not in hired["units"]
+
+
+def test_a_barbarian_army_is_released_at_will_and_counts_for_a_removal_owed() -> None:
+    extra = {"empires": {"Latium": "ROM"}, "barbarians": ["APU"]}
+    owed = adjudicate("W101A", {"Latium": ["G ROM", "B APU", "A NAP", "A VEN"]}, {"Latium": ["REMOVE B APU"]},
+                      centers={"Latium": ["ROM", "NAP"]}, extra=extra)
+    assert owed["units"]["Latium"] == ["A NAP", "A VEN", "G ROM"] and owed["units"]["Barbarian"] == ["B APU"]
+    extra_unit = adjudicate("W101A", {"Latium": ["G ROM", "B APU", "A NAP"]}, {"Latium": ["REMOVE A NAP"]},
+                            centers={"Latium": ["ROM", "NAP"]}, extra=extra)
+    assert extra_unit["results"]["Latium"][0]["reason"] == "illegal: Latium has no units to remove"
+
+
+def test_a_centre_a_barbarian_army_takes_turns_neutral_with_a_garrison() -> None:
+    centres = {"Samnium": ["NAP"]}
+    result = adjudicate("F100M", garrisoned({"Latium": ["B APU"]}, centres), {"Latium": ["B APU - NAP"]},
+                        centers=centres)
+    assert "NAP" not in str(result["centers"]) and neutral_in(result, "NAP") == ["NAP"]
+    assert result["units"]["Latium"] == ["B NAP"]
+
+
+# -- civil disorder (9) ---------------------------------------------------------------------------
+
+def test_an_empire_in_civil_disorder_loses_its_centres_and_its_units_in_them() -> None:
+    start = RD.initial_position()
+    centres = {"Latium": ["ROM", "NAP", "VEN"]}
+    board = adjudicate("S100M", garrisoned({"Latium": ["G ROM", "A ROM", "A TUS", "F NAP"], "Gallia": ["A VEN"]},
+                                           centres), centers=centres, extra={"empires": {"Latium": "ROM"}})
+    from gm.interchange import read_request
+    position = read_request({"variant": "roman-diplomacy-i", "phase": "F100M", "units": board["units"],
+                             "centers": board["centers"], "extra": board["extra"]}, CATALOG).position
+    log = PhaseLog(None)
+    after = RD.civil_disorder(position, "Latium", log)
+    assert after.centres == {}
+    assert sorted(str(u) for u in after.units if u.power == "Latium") == ["A TUS"]
+    neutral = {u.location.province for u in after.units if u.power == "Neutral"}
+    assert {"NAP", "ROM"} <= neutral and "VEN" not in neutral  # Venice is held by a foreign unit
+    assert log.announcements == ["Latium falls into civil disorder: its centres are neutral again"]
+    assert encode_position(start)["units"]  # the start is untouched
+
+
+def test_the_interchange_carries_the_variants_units_and_state() -> None:
+    with pytest.raises(InterchangeError, match="may not stand together"):
+        adjudicate("S100M", {"Latium": ["G ROM"], "Gallia": ["A ROM"]})
+    board = garrisoned({"Barbarian": ["B TUS"], "Latium": ["G ROM", "A ROM"]})
+    result = adjudicate("S100M", board)
+    assert result["units"] == {power: sorted(units) for power, units in board.items()}
+    assert "TUS" in result["extra"]["barbarians"]  # a barbarian army in civil disorder occupies its province
