@@ -136,6 +136,7 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
             rulings.append(Ruling(power, order, unit, verdict, slot))
         else:
             rulings.append(Ruling(power, verdict, unit, None, slot))
+    variant.review_on_board(position, rulings)
     return last_order_wins(rulings)
 
 

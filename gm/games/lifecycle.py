@@ -260,7 +260,7 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     if variant.open_membership:  # the players named their powers when they joined
         opening = variant.admit_joining(_forming(variant, seats), log)
     else:
-        _assign_powers(services, game, seats, list(variant.map.powers))
+        _assign_powers(services, game, seats, variant.powers_in_play(len(seats), log))
         opening = variant.opening([s.power for s in seats if s.power], log)
     position = variant.with_options(opening, services.settings_of(game).rules)
     game.position = encode_position(position)
@@ -272,7 +272,7 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     namer = Namer(variant)
     tell_everyone(services, session, game, template="mail/start.txt.j2", kind="start",
                   subject=f"{game.name} has started", seats=seats, variant=variant, position=position,
-                  units_named=lambda units: [namer.unit(u) for u in units])
+                  units_named=lambda units: [namer.unit(u) for u in units], rolls=log.rolls)
 
 
 def _assign_powers(services: Services, game: Game, seats: list[Seat], powers: list[str]) -> None:
@@ -300,7 +300,8 @@ def finish(services: Services, session: Session, game: Game, result: dict[str, A
     game.due_at = None
     game.deadline = None
     services.audit(session, game, actor, "finished", **result)
-    context: dict[str, Any] = {"result": result, "summary": game_summary(services, session, game)}
+    context: dict[str, Any] = {"result": result, "summary": game_summary(services, session, game),
+                               "variant": services.variant_of(game)}  # a game with dice publishes its seed
     if record is not None and report is not None:
         before = decode_position(services.variant_of(game), record.position_before)
         context.update(results_context(services.variant_of(game), record.phase, report, before))
