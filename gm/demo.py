@@ -1,14 +1,15 @@
 """A game played by mail on the embedded defaults (SQLite, local Maildir folders), on a fast clock.
 
-Any variant of the catalog with the powers its map lists: one player per power (named after
-it) writes orders as mails (the plausible player's, with a mistake corrected in a second
-mail, and some press), which are dropped into the judge's inbox folder; the judge answers
-into its outbox folder; the clock jumps to each deadline. Everything goes through gm's real
-mail path: the Maildir inbox, the intake, the scheduler, the outbox dispatcher. What each
-player receives is printed.
+Any variant of the catalog: one player per power (named after it) writes orders as mails
+(the plausible player's, with a mistake corrected in a second mail, and some press), which are
+dropped into the judge's inbox folder; the judge answers into its outbox folder; the clock
+jumps to each deadline. Everything goes through gm's real mail path: the Maildir inbox, the
+intake, the scheduler, the outbox dispatcher. What each player receives is printed.
 
-A variant whose players join during the game (its map lists no powers) has nobody to seat
-before the start: ``players_of`` refuses it, and is where its demo will send JOIN mails.
+In a variant whose players found their powers (its map lists none), the players mail JOIN
+with a choice the variant offers; the second asks first for the first one's choice and is
+told to choose again; the game starts when the founders are in, and one more player joins
+once it is under way.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from gm.app import App
 from gm.bots.plausible import PlausiblePlayer
 from gm.clock import ManualClock
 from gm.config import AppConfig, MailboxConfig, default_config
+from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.games.lifecycle import find_game
 from gm.orders import OrderGrammar, parse_line
@@ -44,9 +46,10 @@ deadlines: {{movement: 48h, retreats: 24h, adjustments: 24h}}
 reminders: [24h]
 early: {{delay: 5m}}
 press: grey
-players:
 {players}
 """
+FOUNDERS = ("Latins", "Punics", "Hellenes", "Scythians")  # the players who found the game
+LATECOMER = "Iberians"  # joins once the game is under way
 
 
 class DemoUnsupported(ValueError):
@@ -54,12 +57,15 @@ class DemoUnsupported(ValueError):
 
 
 def players_of(variant: Variant) -> dict[str, str]:
-    """Each power of the map, played by someone named after it ("greekstates" for Greek States)."""
-    if not variant.map.powers:
-        raise DemoUnsupported(
-            f"{variant.name}: its players join during the game (its map lists no powers), and the demo "
-            "seats its players before the start; such a demo needs JOIN mails (gm.demo.players_of)")
-    return {power: "".join(ch for ch in power.lower() if ch.isalnum()) for power in variant.map.powers}
+    """Each power of the map, played by someone named after it ("greekstates" for Greek States);
+    none where the players found their powers by joining with a choice the variant offers."""
+    if variant.open_membership and not variant.joining_choices(variant.initial_position()):
+        raise DemoUnsupported(f"{variant.name}: its map lists no powers and it offers no choice to join with")
+    return {power: player_name(power) for power in variant.map.powers}
+
+
+def player_name(power: str) -> str:
+    return "".join(ch for ch in power.lower() if ch.isalnum())
 
 
 class Demo:
@@ -129,19 +135,24 @@ class Demo:
     def _learn_secret(self, to: str, subject: str, text: str) -> None:
         secret = re.search(r"^    ([a-z]+-[a-z]+-[a-z]+-\d+)$", text, re.M)
         power = next((p for p, name in self.players.items() if to.startswith(name + "@")), None)
-        if secret and power and "joined" in subject:
+        if secret and power and ("joined" in subject or "joining" in subject):
             self.secrets[power] = secret.group(1)
 
     # -- the story -----------------------------------------------------------------
 
     def run(self, years: int = 1) -> None:
-        players = "\n".join(f"  - {{email: {self.address(p)}, power: {p}}}" for p in self.players)
+        if self.variant.open_membership:
+            players = f"seats: {len(FOUNDERS)}  # the players join by mail"
+        else:
+            players = "players:\n" + "\n".join(f"  - {{email: {self.address(p)}, power: {p}}}" for p in self.players)
         settings = SETTINGS.format(variant=self.variant.name, domain=DOMAIN, players=players)
         (self.config.games_dir / "demo.yaml").write_text(settings)
         self.say(f"gm demo: {self.variant.map.title}; home {self.config.home}; database {self.config.database_url}")
         self.say(f"inbox {self.config.inbound.path}, outbox {self.config.outbound.path}")
         self.say("The game master writes games/demo.yaml; the judge reads it and starts the game.")
         self.round()
+        if self.variant.open_membership:
+            self.found()
         first = True
         for _ in range(years * sum(len(season.kinds) for season in self.variant.calendar.seasons)):
             with self.app.db.sessions() as session:
@@ -152,6 +163,9 @@ class Demo:
                 seq = game.phase_seq
             self.say()
             self.say(f"==== {self.variant.title(position.phase)}: the players write their orders ====")
+            if self.variant.open_membership and LATECOMER not in self.players and position.phase.kind is PhaseKind.MOVEMENT:
+                self.join(LATECOMER, self.variant.joining_choices(position)[-1])
+                self.round()
             by_power = self.orders(position)
             writer = next(iter(by_power), None)  # the first to write makes a mistake, then corrects it
             for power, lines in by_power.items():
@@ -171,6 +185,23 @@ class Demo:
         self.say()
         self.say("Demo over. The whole game is in the database; the judge's files are in " + str(self.config.home))
         self.app.close()
+
+    def found(self) -> None:
+        """The founders join one by one; the second first asks for the first one's choice."""
+        asked: list[str] = []
+        for empire in FOUNDERS:
+            choices = [c for c in self.variant.joining_choices(self.variant.initial_position()) if c not in asked]
+            choice = self.rng.choice(choices[:12])
+            if len(asked) == 1:
+                self.join(empire, asked[0])
+                self.round()
+            self.join(empire, choice)
+            asked.append(choice)
+            self.round()
+
+    def join(self, empire: str, choice: str) -> None:
+        self.players[empire] = player_name(empire)
+        self.mail(empire, f"JOIN demo {choice} as {empire}\n", subject="joining")
 
     def deadline_passes(self, seq: int) -> None:
         """When a unit is still without orders (one refused), the phase waits for its deadline."""

@@ -329,6 +329,11 @@ class Variant:
         ValueError saying why not."""
         raise ValueError(f"players do not join {self.name} during the game")
 
+    def joining_choices(self, position: Position) -> list[str]:
+        """The choices still open to a player joining now, as a player would write them (for
+        examples and the demo); none where nobody joins during the game."""
+        return []
+
     def with_joining(self, position: Position, power: str, choice: str) -> Position:
         """The position with the power waiting to join (ValueError: the choice is taken)."""
         raise ValueError(f"players do not join {self.name} during the game")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.games.lifecycle import GameError
+from gm.games.lifecycle import GameError, power_named
 
 
 class _GmCommand(Command):
@@ -85,10 +85,10 @@ class Eject(_GmCommand):
 
     @staticmethod
     def _power(ctx, game, args):  # type: ignore[no-untyped-def]
-        found = ctx.services.variant_of(game).map.power_named(args)
+        found = power_named(game, ctx.services.variant_of(game), args)
         if found is None:
             raise CommandError(f"no power {args!r} in {game.name}")
-        return found.name
+        return found
 
 
 class Replace(_GmCommand):

@@ -10,7 +10,7 @@ from gm.commands.guessing import GM_SEAT, Target, record_failure, refuse_guesser
 from gm.commands.gm_actions import eject
 from gm.commands.press import visible_press
 from gm.games import orderbook, votes
-from gm.games.lifecycle import GameError, current_seats, find_game, join, maybe_start, seat_of
+from gm.games.lifecycle import GameError, current_seats, find_game, game_powers, join, maybe_start, power_named, seat_of
 from gm.games.mailer import format_moment, hang
 from gm.games.notices import tell_gm
 from gm.reports.names import Namer
@@ -83,13 +83,10 @@ class Signon(Command):
 
     def _seat(self, ctx: MailContext, game: Game, who: str) -> Seat:
         variant = ctx.services.variant_of(game)
-        power = variant.map.power_named(who)
-        if power is None and len(who) == 1:
-            matches = [p for p in variant.map.powers if p[0].upper() == who.upper()]
-            power = variant.map.powers[matches[0]] if len(matches) == 1 else None
-        seat = seat_of(game, power.name) if power else None
+        name = power_named(game, variant, who)
+        seat = seat_of(game, name) if name else None
         if seat is None:
-            raise CommandError(f"{game.name} has no power {who!r} (powers: {', '.join(variant.map.powers)})")
+            raise CommandError(f"{game.name} has no power {who!r} (powers: {', '.join(game_powers(game, variant))})")
         return seat
 
     def _gm(self, ctx: MailContext, game: Game, secret: str) -> list[str]:
@@ -322,14 +319,14 @@ class Concede(Command):
         words = [w for w in invocation.args.split() if w.upper() != "TO"]
         if not words:
             raise CommandError(f"write {self.usage}")
-        found = ctx.services.variant_of(game).map.power_named(" ".join(words))
+        found = power_named(game, ctx.services.variant_of(game), " ".join(words))
         if found is None:
             raise CommandError(f"no power {' '.join(words)!r} in {game.name}")
         try:
-            ended = votes.concede(ctx.services, ctx.session, game, power, found.name)
+            ended = votes.concede(ctx.services, ctx.session, game, power, found)
         except GameError as exc:
             raise CommandError(str(exc)) from None
-        return [f"{game.name} is over: conceded to {found.name}."] if ended else [f"{power} concedes to {found.name}."]
+        return [f"{game.name} is over: conceded to {found}."] if ended else [f"{power} concedes to {found}."]
 
 
 class NoConcede(Command):

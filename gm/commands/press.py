@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.games.lifecycle import current_seats
+from gm.games.lifecycle import current_seats, power_named
 from gm.store.models import Game, GameStatus, Press
 
 
@@ -63,11 +63,11 @@ class SendPress(Command):
         variant = ctx.services.variant_of(game)
         chosen = []
         for word in words[upper.index("TO") + 1:]:
-            found = variant.map.power_named(word.strip(","))
+            found = power_named(game, variant, word.strip(","))
             if found is None:
                 raise CommandError(f"no power {word!r} in {game.name}")
-            if found.name != sender and found.name not in chosen:
-                chosen.append(found.name)
+            if found != sender and found not in chosen:
+                chosen.append(found)
         if not chosen:
             raise CommandError("name at least one other power after TO")
         return chosen

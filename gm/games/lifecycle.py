@@ -66,6 +66,22 @@ def seat_of(game: Game, power: str) -> Seat | None:
     return None
 
 
+def game_powers(game: Game, variant: Variant) -> list[str]:
+    """The powers a game is played with: its map's, or those its players founded as they joined."""
+    return list(variant.map.powers) or [s.power for s in current_seats(game) if s.power]
+
+
+def power_named(game: Game, variant: Variant, text: str) -> str | None:
+    """The game's power a player means (a name, an alias of the map, or the power's initial)."""
+    found = variant.map.power_named(text)
+    if found is not None:
+        return found.name
+    names = game_powers(game, variant)
+    by_name = [n for n in names if n.casefold() == text.strip().casefold()]
+    initial = [n for n in names if len(text.strip()) == 1 and n[0].upper() == text.strip().upper()]
+    return next(iter(by_name), None) or (initial[0] if len(initial) == 1 else None)
+
+
 def create_or_update(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str) -> Game:
     """Bring the stored game in line with its settings file (the GM's edits take effect here)."""
     game = find_game(session, settings.name)

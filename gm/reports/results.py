@@ -36,6 +36,8 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
             reason = "dislodged" if unit in dislodged_units else None
             if unit in destroyed_units:
                 reason = f"destroyed: {destroyed_units[unit]}"
+            if reason is None and unit.power in variant.unplayed_powers:
+                continue  # nobody orders a neutral garrison: only what befalls it is news
             by_power.setdefault(unit.power, []).append({
                 "text": f"{namer.unit(unit)} HOLD (no order)", "succeeded": reason is None, "reason": reason, "notes": [],
             })
@@ -48,7 +50,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
     ownership_changed = dict(nxt.centres) != dict(before.centres) or nxt.phase.kind is PhaseKind.ADJUSTMENTS
     centres = []
     if ownership_changed or before.phase.kind is not PhaseKind.MOVEMENT:
-        for power in variant.map.powers:
+        for power in list(variant.map.powers) or sorted(variant.in_play(nxt) | variant.in_play(before)):
             owned = [namer.place(Location(c)) for c in sorted(nxt.centres) if nxt.centres[c] == power]
             units = len(nxt.units_of(power))
             centres.append({"power": power, "adjective": namer.adjective(power), "centres": owned,

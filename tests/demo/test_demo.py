@@ -53,9 +53,25 @@ def test_players_come_from_the_variants_powers() -> None:
     assert players == {p: p.lower() for p in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")}
 
 
-def test_a_variant_whose_players_join_during_the_game_is_refused_clearly() -> None:
-    with pytest.raises(DemoUnsupported, match="join during the game"):
+def test_a_variant_whose_players_found_their_powers_has_none_to_seat_and_one_without_choices_is_refused() -> None:
+    assert players_of(VariantCatalog().get("roman-diplomacy-i")) == {}
+    with pytest.raises(DemoUnsupported, match="offers no choice to join with"):
         players_of(Garrisons())
+
+
+def test_players_found_their_empires_by_mail_first_come_first_served_and_one_joins_later(tmp_path: Path) -> None:
+    out = io.StringIO()
+    Demo(tmp_path / "home", out, seed=3, variant="roman-diplomacy-i").run(years=1)
+    text = out.getvalue()
+    joins = re.findall(r"--> (\w+)@example.test mails the judge \(joining\):\n      \| JOIN demo (.+) as (\w+)", text)
+    assert [who for who, _, _ in joins] == ["latins", "punics", "punics", "hellenes", "scythians", "iberians"]
+    assert joins[1][1] == joins[0][1]  # the second asks for the first one's city, and is told to choose again
+    assert f"ERROR: {joins[0][1]} is no longer neutral or already asked for: choose another city" in text
+    assert "The game is full and has started: you play Scythians." in text
+    assert "You come into the game at its next adjustment phase." in text
+    assert f"Iberians joins the game with its Imperial City in {joins[-1][1]}." in text
+    assert "SIGNON Iberians demo ?" not in text and "has no power" not in text
+    assert "Neutral:   Garrison" not in text.split("Spring A.D. 100 movement: results", 1)[1].split("<--")[0]
 
 
 def test_the_command_refuses_an_unknown_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

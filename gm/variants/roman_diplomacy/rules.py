@@ -129,9 +129,13 @@ class RomanDiplomacy(Variant):
             raise ValueError(f"the name {empire!r} is taken: choose another")
 
     def _free_site_name(self, position: Position) -> str:
+        return next(iter(self.joining_choices(position)), "-")
+
+    def joining_choices(self, position: Position) -> list[str]:
+        """The Imperial City sites still neutral and not asked for, by name."""
         state = RomanState.of(position)
-        free = sorted(c for c in self.sites if c not in position.centres and c not in state.joining.values())
-        return self.map.provinces[free[0]].name if free else "-"
+        free = (c for c in self.sites if c not in position.centres and c not in state.joining.values())
+        return sorted(self.map.provinces[c].name for c in free)
 
     def with_joining(self, position: Position, power: str, choice: str) -> Position:
         self._check_request(position, power, choice)
