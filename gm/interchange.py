@@ -213,6 +213,8 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
         document["destroyed"] = [{"power": u.power, "unit": str(u), "reason": why} for u, why in report.destroyed]
     if report.announcements:
         document["announcements"] = list(report.announcements)
+    if report.draw:
+        document["draw"] = list(report.draw)
     if report.rolls:
         document["rolls"] = [_roll_entry(r) for r in report.rolls]
     return document

@@ -33,11 +33,13 @@ from gm.domain.units import Unit
 class PhaseReport:
     """What a phase did. A plain class: compiled (setup.py), its constructor runs no Python."""
 
-    __slots__ = ("results", "resolved", "next", "winner", "civil_disorder", "rolls", "destroyed", "announcements")
+    __slots__ = ("results", "resolved", "next", "winner", "civil_disorder", "rolls", "destroyed", "announcements",
+                 "draw")
 
     def __init__(self, results: list[OrderResult], resolved: Position, next: Position, winner: str | None,
                  civil_disorder: tuple[Unit, ...] = (), rolls: tuple[Roll, ...] = (),
-                 destroyed: tuple[tuple[Unit, str], ...] = (), announcements: tuple[str, ...] = ()):
+                 destroyed: tuple[tuple[Unit, str], ...] = (), announcements: tuple[str, ...] = (),
+                 draw: tuple[str, ...] = ()):
         self.results = results  # one per submitted order, in the order submitted (then second moves)
         self.resolved = resolved  # the board when this phase is over (dislodged units still listed)
         self.next = next  # the position at the start of the next phase that has work
@@ -46,6 +48,7 @@ class PhaseReport:
         self.rolls = rolls  # every die rolled, in order
         self.destroyed = destroyed  # units a variant's rule removed, and why
         self.announcements = announcements  # what the variant's rules did that no order asked for
+        self.draw = draw  # the powers the game ends in a draw between (several reached victory at once)
 
 
 def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],
@@ -69,8 +72,9 @@ def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[s
     if kind is PhaseKind.MOVEMENT and (resolved.dislodged or resolved.second_moves) and not retreats_playable(resolved):
         resolved, done = _retreats_unplayed(variant, resolved, results, log)
     following = advance(variant, done, log)
-    return PhaseReport(results, resolved, following, variant.winner(following), tuple(disorder),
-                       tuple(log.rolls), tuple(destroyed), tuple(log.announcements))
+    winner = variant.winner(following)
+    return PhaseReport(results, resolved, following, winner, tuple(disorder), tuple(log.rolls), tuple(destroyed),
+                       tuple(log.announcements), () if winner else variant.drawn(following))
 
 
 def _with_declarations(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],

@@ -228,11 +228,12 @@ def clear(services: Services, session: Session, game: Game, power: str, by: str,
 
 
 def late_powers(services: Services, game: Game) -> list[str]:
-    """The powers that still owe orders this phase (civil disorder owes nothing)."""
+    """The powers that still owe orders this phase (civil disorder owes nothing, nor a power out
+    of the game whose units a variant leaves standing)."""
     late = []
     for power in needed(services.variant_of(game), services.position_of(game)):
         seat = seat_of(game, power)
-        if seat is None or seat.status == SeatStatus.CIVIL_DISORDER:
+        if seat is None or seat.status in (SeatStatus.CIVIL_DISORDER, SeatStatus.ELIMINATED):
             continue
         if seat.ready_seq != game.phase_seq:
             late.append(power)

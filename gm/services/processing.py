@@ -62,6 +62,8 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     services.audit(session, game, actor, "processed", phase=record.phase, seq=record.seq)
     if report.winner:
         finish(services, session, game, {"kind": "win", "winner": report.winner}, record=record, report=report)
+    elif report.draw:
+        finish(services, session, game, {"kind": "draw", "powers": list(report.draw)}, record=record, report=report)
     else:
         start_phase(services, session, game, report.next)
         _results_mails(services, session, game, record, report, position)

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from gm.adjudicator.phaselog import PhaseLog
-from gm.interchange import InterchangeError, adjudicate_json
+from gm.domain.units import Unit
+from gm.interchange import InterchangeError, adjudicate_json, read_request
 from gm.store.codec import encode_position
 from gm.variants.catalog import VariantCatalog
 
@@ -112,9 +113,11 @@ def test_an_imperial_city_garrison_supports_like_an_army_and_needs_no_supply_cen
     result = adjudicate("S100M", {"Latium": ["G ROM", "A NAP"], "Apulia": ["A APU"]},
                         {"Latium": ["G ROM S A NAP - APU", "A NAP - APU"]}, extra={"empires": {"Latium": "ROM"}})
     assert outcome(result, "Latium", "A NAP - APU")["outcome"] == "succeeds"
-    adjust = RD.adjustments(RD.initial_position().replace(
-        units=(*RD.initial_position().units,), centres={"ROM": "Latium", "NAP": "Latium"}))
-    assert [(a.power, a.count) for a in adjust] == [("Latium", 2)]
+    start = RD.initial_position()
+    units = [u if str(u) != "G ROM" else Unit("Latium", u.type, u.location) for u in start.units if str(u) != "G NAP"]
+    adjust = RD.adjustments(start.replace(units=tuple(units), centres={"ROM": "Latium", "NAP": "Latium"},
+                                          extra={**start.extra, "empires": {"Latium": "ROM"}}))
+    assert [(a.power, a.count) for a in adjust] == [("Latium", 2)]  # its garrison needs no centre
 
 
 def test_builds_only_in_the_imperial_city_vacant_but_for_its_garrison() -> None:
@@ -217,6 +220,17 @@ def test_a_federation_wins_jointly() -> None:
     assert alone["winner"] is None
 
 
+
+def test_several_reaching_victory_at_once_is_a_draw_among_them_all() -> None:
+    centres = sorted(RD.map.supply_centres)
+    owned = {"Latium": centres[:15], "Gallia": centres[15:23], "Hispania": centres[23:30]}
+    held = {power: [f"A {c}" for c in owned_centres] for power, owned_centres in owned.items()}  # none overrun
+    alone = adjudicate("F100M", held, centers=owned)
+    assert alone["winner"] == "Latium" and "draw" not in alone
+    both = adjudicate("F100M", held, centers=owned, extra={"federations": [["Gallia", "Hispania"]]})
+    assert both["winner"] is None and both["draw"] == ["Gallia", "Hispania", "Latium"]
+
+
 # -- barbarians (7, 8) ---------------------------------------------------------------------------
 
 def test_barbarian_land_spreads_into_empty_land_and_an_army_clears_it() -> None:
@@ -286,7 +300,6 @@ def test_an_empire_in_civil_disorder_loses_its_centres_and_its_units_in_them() -
     centres = {"Latium": ["ROM", "NAP", "VEN"]}
     board = adjudicate("S100M", garrisoned({"Latium": ["G ROM", "A ROM", "A TUS", "F NAP"], "Gallia": ["A VEN"]},
                                            centres), centers=centres, extra={"empires": {"Latium": "ROM"}})
-    from gm.interchange import read_request
     position = read_request({"variant": "roman-diplomacy-i", "phase": "F100M", "units": board["units"],
                              "centers": board["centers"], "extra": board["extra"]}, CATALOG).position
     log = PhaseLog(None)
@@ -297,6 +310,31 @@ def test_an_empire_in_civil_disorder_loses_its_centres_and_its_units_in_them() -
     assert {"NAP", "ROM"} <= neutral and "VEN" not in neutral  # Venice is held by a foreign unit
     assert log.announcements == ["Latium falls into civil disorder: its centres are neutral again"]
     assert encode_position(start)["units"]  # the start is untouched
+
+
+def missed_after(orders: dict[str, list[str]], missed: dict[str, list[int]]) -> dict[str, Any]:
+    centres = {"Latium": ["ROM", "NAP"], "Gallia": ["MAR"]}
+    board = garrisoned({"Latium": ["G ROM", "A ROM", "A TUS", "F NAP"], "Gallia": ["G MAR"]}, centres)
+    extra = {"empires": {"Latium": "ROM", "Gallia": "MAR"}, "missed": missed, "federations": [["Gallia", "Latium"]]}
+    return adjudicate("S100M", board, orders, centers=centres, extra=extra)
+
+
+def test_a_movement_phase_without_any_order_is_missed_and_counted() -> None:
+    result = missed_after({"Gallia": ["G MAR H"]}, {"Gallia": [1, 1]})
+    assert result["extra"]["missed"] == {"Gallia": [0, 1], "Latium": [1, 1]}  # an order resets the row
+    assert "announcements" not in result and result["centers"]["Latium"] == ["NAP", "ROM"]
+
+
+@pytest.mark.parametrize("missed", [[1, 1], [0, 2]], ids=["two in a row", "three in all"])
+def test_two_missed_in_a_row_or_three_in_all_put_an_empire_in_civil_disorder(missed: list[int]) -> None:
+    result = missed_after({"Gallia": ["G MAR H"]}, {"Latium": missed})
+    assert "Latium falls into civil disorder: its centres are neutral again" in result["announcements"]
+    assert "Latium" not in result["centers"] and result["units"]["Latium"] == ["A TUS"]  # stands, unordered
+    assert neutral_in(result, "ROM", "NAP") == ["ROM", "NAP"]
+    extra = result["extra"]
+    assert extra["empires"] == {"Gallia": "MAR"} and "federations" not in extra and "Latium" not in extra.get("missed", {})
+    assert not RD.in_play(read_request({"variant": "roman-diplomacy-i", "phase": "F100M", "units": result["units"],
+                                        "extra": extra}, CATALOG).position) & {"Latium"}
 
 
 def test_the_interchange_carries_the_variants_units_and_state() -> None:

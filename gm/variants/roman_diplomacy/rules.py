@@ -21,8 +21,8 @@ in templates/rules/roman-diplomacy-i.txt.j2. Each rule, and where it lives:
 - 8: barbarian armies (``B``): raised with a build in a barbarian province, re-hired, or released
   (``REMOVE B X``: it stands in civil disorder under ``Barbarian``); centres they capture turn
   neutral with a garrison.
-- 9: civil disorder (``civil_disorder``): asked by the game after two missed movement phases in a
-  row or three in all.
+- 9: civil disorder (``civil_disorder``) after two movement phases without any order in a row or
+  three in all (counted in ``extra.missed`` at the end of each movement phase).
 - 10: 15 (I) or 24 (II) centres for an empire or a federation (``winner``).
 """
 
@@ -61,6 +61,7 @@ GARRISON = UnitType("G", "garrison", Mobility.NONE)
 BARBARIAN_ARMY = UnitType("B", "barbarian army", Mobility.LAND, convoyable=True)
 NEUTRAL = "Neutral"
 BARBARIAN = "Barbarian"
+MISSED_IN_ROW, MISSED_IN_ALL = 2, 3  # 9: movement phases without orders before civil disorder
 
 
 class RomanDiplomacy(Variant):
@@ -163,7 +164,10 @@ class RomanDiplomacy(Variant):
         return board.replace(extra=state.changed(empires=empires, joining={}).extra(board))
 
     def in_play(self, position: Position) -> set[str]:
-        return (super().in_play(position) | set(RomanState.of(position).joining)) - set(self.unplayed_powers)
+        """The empires founded and not fallen into civil disorder (whose units may still stand),
+        and those waiting to join."""
+        state = RomanState.of(position)
+        return (super().in_play(position) & set(state.empires)) | set(state.joining)
 
     # -- units (3, 8) ---------------------------------------------------------------------------
 
@@ -228,7 +232,28 @@ class RomanDiplomacy(Variant):
             units = self._barbarian_armies(units, results)
             state = state.changed(gifts=tuple(g for g in state.gifts if g["what"] != "build"))
         board = position.replace(units=sorted_units(units), extra=state.extra(position))
+        if position.phase.kind is PhaseKind.MOVEMENT:
+            board = self._missed_orders(board, results, log)
         return self._barbarian_lands(board, log)
+
+    def _missed_orders(self, position: Position, results: Sequence[OrderResult], log: PhaseLog) -> Position:
+        """9: an empire with units that gave no order at all this movement phase missed it; two
+        in a row or three in all put it in civil disorder."""
+        state = RomanState.of(position)
+        ordered = {r.power for r in results}
+        missed = dict(state.missed)
+        for empire in sorted(state.empires):
+            if empire in ordered or not position.units_of(empire):
+                if empire in missed:
+                    missed[empire] = (0, missed[empire][1])
+                continue
+            in_row, in_all = missed.get(empire, (0, 0))
+            missed[empire] = (in_row + 1, in_all + 1)
+        board = position.replace(extra=state.changed(missed=missed).extra(position))
+        for empire, (in_row, in_all) in sorted(missed.items()):
+            if in_row >= MISSED_IN_ROW or in_all >= MISSED_IN_ALL:
+                board = self.civil_disorder(board, empire, log)
+        return board
 
     def _declarations(self, position: Position, state: RomanState, results: Sequence[OrderResult],
                       log: PhaseLog) -> RomanState:
@@ -426,8 +451,13 @@ class RomanDiplomacy(Variant):
                 units.append(Unit(NEUTRAL, GARRISON, Location(centre)))
         log.announce(f"{power} falls into civil disorder: its centres are neutral again")
         board = position.replace(units=sorted_units(units), centres=centres)
-        empires = {e: c for e, c in state.empires.items() if e != power}
-        return board.replace(extra=state.changed(empires=empires).extra(board))
+        federations = tuple(kept for f in state.federations if len(kept := tuple(e for e in f if e != power)) > 1)
+        gone = state.changed(
+            empires={e: c for e, c in state.empires.items() if e != power}, federations=federations,
+            asked={e: tuple(o for o in others if o != power) for e, others in state.asked.items() if e != power},
+            missed={e: counts for e, counts in state.missed.items() if e != power},
+            gifts=tuple(g for g in state.gifts if power not in (g["from"], g["to"])))
+        return board.replace(extra=gone.extra(board))
 
     # -- victory (10) ------------------------------------------------------------------------
 
@@ -435,14 +465,24 @@ class RomanDiplomacy(Variant):
         return self.victory
 
     def winner(self, position: Position) -> str | None:
-        """An empire or a federation with enough centres (a joint win); several at once: nobody."""
+        """An empire or a federation with enough centres (a joint win: "Latium + Gallia")."""
+        sides = self._victorious(position)
+        return sides[0] if len(sides) == 1 else None
+
+    def drawn(self, position: Position) -> tuple[str, ...]:
+        """Several empires or federations with enough centres at once: a draw among them all."""
+        sides = self._victorious(position)
+        state = RomanState.of(position)
+        return tuple(sorted(e for side in sides for e in state.federation_of(side.split(" + ")[0]))) \
+            if len(sides) > 1 else ()
+
+    def _victorious(self, position: Position) -> list[str]:
         state = RomanState.of(position)
         counts: dict[str, int] = {}
         for owner in position.centres.values():
             side = state.side_of(owner)
             counts[side] = counts.get(side, 0) + 1
-        winners = [side for side, n in counts.items() if n >= self.victory]
-        return winners[0] if len(winners) == 1 else None
+        return sorted(side for side, n in counts.items() if n >= self.victory)
 
     # -- the bot, the picture --------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ Keys (docs/adjudicate-interchange.md, "Roman Diplomacy I and II"):
 * ``federations``: the federations (rules 5, 6), each a sorted list of its empires.
 * ``asked``: empire -> the empires it asked to federate with (FEDERATE), waiting for an answer.
 * ``leaving``: the empires that DEFEDERATEd this phase (they leave at its end).
+* ``missed``: empire -> [movement phases missed in a row, in all] (rule 9), for empires that
+  missed one.
 * ``gifts``: what federated empires hand over after the retreats and before the builds: a list of
   {"from", "to", "what": "unit"|"centre"|"build", "where"}.
 """
@@ -31,6 +33,7 @@ class RomanState:
     asked: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     leaving: tuple[str, ...] = ()
     gifts: tuple[Mapping[str, str], ...] = ()
+    missed: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, position: Position) -> RomanState:
@@ -43,6 +46,7 @@ class RomanState:
             asked={e: tuple(sorted(others)) for e, others in extra.get("asked", {}).items()},
             leaving=tuple(sorted(extra.get("leaving", ()))),
             gifts=tuple(dict(g) for g in extra.get("gifts", ())),
+            missed={e: (int(counts[0]), int(counts[1])) for e, counts in extra.get("missed", {}).items()},
         )
 
     def extra(self, position: Position) -> dict[str, Any]:
@@ -56,6 +60,7 @@ class RomanState:
             "asked": {e: list(o) for e, o in sorted(self.asked.items()) if o},
             "leaving": list(self.leaving),
             "gifts": [dict(g) for g in self.gifts],
+            "missed": {e: list(counts) for e, counts in sorted(self.missed.items())},
         }
         extra.update((k, v) for k, v in parts.items() if v)
         return extra
@@ -71,4 +76,4 @@ class RomanState:
         return " + ".join(self.federation_of(empire))
 
 
-_KEYS = ("barbarians", "empires", "joining", "federations", "asked", "leaving", "gifts")
+_KEYS = ("barbarians", "empires", "joining", "federations", "asked", "leaving", "gifts", "missed")
