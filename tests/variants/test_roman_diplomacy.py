@@ -172,6 +172,17 @@ def test_two_empires_asking_each_other_federate() -> None:
     assert "Gallia and Latium federate: one empire in battle and for victory" in two["announcements"]
 
 
+def test_an_empire_is_named_in_any_case_and_an_unknown_one_is_refused() -> None:
+    board = {"Latium": ["A ROM"], "Gallia": ["A MAR"]}
+    one = adjudicate("S100M", board, {"Latium": ["federate gallia", "FEDERATE Latium", "FEDERATE Dacia"]})
+    assert one["extra"]["asked"] == {"Latium": ["Gallia"]}
+    assert outcome(one, "Latium", "FEDERATE Latium")["reason"] == "illegal: an empire cannot federate with itself"
+    assert outcome(one, "Latium", "FEDERATE Dacia")["reason"] == "illegal: there is no empire 'Dacia' in the game"
+    gift = adjudicate("S100M", board, {"Latium": ["GIVE A ROM TO Gallia"]})
+    assert outcome(gift, "Latium", "GIVE A ROM TO Gallia")["reason"] == \
+        "illegal: Latium gives only to an empire of its own federation"
+
+
 def test_federated_empires_neither_support_against_nor_capture_from_each_other() -> None:
     extra = {"federations": [["Gallia", "Latium"]]}
     result = adjudicate("F100M", {"Latium": ["A ROM", "A VEN"], "Gallia": ["A TUS"], "Samnium": ["A APU"]},

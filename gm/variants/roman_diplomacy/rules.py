@@ -34,7 +34,7 @@ from typing import Any
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
-from gm.adjudicator.rulings import Illegal, MoveChecks
+from gm.adjudicator.rulings import Illegal, MoveChecks, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Disband, Hold, MoveInRounds, Order
@@ -265,8 +265,11 @@ class RomanDiplomacy(Variant):
             if not result.succeeded:
                 continue
             if isinstance(order, Federate):
-                target = self.power_named(order.empire) or order.empire
-                asked.setdefault(power, set()).add(target)
+                problem = self._federate_problem(position, state, power, order)
+                if problem:
+                    result.succeeded, result.detail = False, problem
+                    continue
+                asked.setdefault(power, set()).add(self._empire_named(position, state, order.empire))
             elif isinstance(order, Defederate):
                 for federation in federations:
                     if power in federation:
@@ -277,7 +280,7 @@ class RomanDiplomacy(Variant):
                 if problem:
                     result.succeeded, result.detail = False, problem
                     continue
-                gifts.append({"from": power, "to": order.to, "what": order.what,
+                gifts.append({"from": power, "to": self._empire_named(position, state, order.to), "what": order.what,
                               "where": str(order.where or (order.unit.location if order.unit else ""))})
         federations = self._agreements(federations, asked, log)
         kept = tuple(tuple(sorted(f)) for f in federations if len(f) > 1)
@@ -306,8 +309,35 @@ class RomanDiplomacy(Variant):
                     break
         return federations
 
+    def _empires(self, position: Position, state: RomanState) -> set[str]:
+        """Every empire on the board or founded (a board given without ``empires`` has them too)."""
+        return (set(state.empires) | Variant.in_play(self, position)) - set(self.unplayed_powers)
+
+    def _empire_named(self, position: Position, state: RomanState, text: str) -> str:
+        """The empire a player means, however the name is written (or the text as written)."""
+        wanted = text.strip().casefold()
+        known = sorted(self._empires(position, state) | set(state.joining))
+        return next((e for e in known if e.casefold() == wanted), text.strip())
+
+    def _federate_problem(self, position: Position, state: RomanState, asker: str, order: Federate) -> str | None:
+        other = self._empire_named(position, state, order.empire)
+        if other not in self._empires(position, state):
+            return f"there is no empire {order.empire!r} in the game"
+        if other == asker:
+            return "an empire cannot federate with itself"
+        return None
+
+    def review_on_board(self, position: Position, rulings: Sequence[Ruling]) -> None:
+        """Declarations that can never succeed are refused when they are written."""
+        state = RomanState.of(position)
+        for ruling in rulings:
+            if ruling.illegal is None and isinstance(ruling.order, Federate):
+                ruling.illegal = self._federate_problem(position, state, ruling.power, ruling.order)
+            elif ruling.illegal is None and isinstance(ruling.order, Give):
+                ruling.illegal = self._gift_problem(position, state, ruling.power, ruling.order)
+
     def _gift_problem(self, position: Position, state: RomanState, giver: str, order: Give) -> str | None:
-        receiver = self.power_named(order.to) or order.to
+        receiver = self._empire_named(position, state, order.to)
         if receiver not in state.federation_of(giver) or receiver == giver:
             return f"{giver} gives only to an empire of its own federation"
         if order.what == "centre" and order.where is not None and position.centres.get(order.where.province) != giver:
