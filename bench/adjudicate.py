@@ -28,7 +28,8 @@ standard play side by side, for each phase kind: movement, retreats and adjustme
 phase loaded as at a deadline and timed alone (MILA is left out: it plays standard only). The
 plausible player plays the variant through the ``Variant`` interface, and its own orders
 when the rules module writes them (gm.bots.plausible.OwnOrders); the games' dice follow
-``--seed``.
+``--seed``. A variant whose players found their powers starts with six of them founded
+(gm.bots.plausible.plausible_start).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from typing import Any
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
-from gm.bots.plausible import PlausiblePlayer
+from gm.bots.plausible import PlausiblePlayer, plausible_start
 from gm.domain.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
@@ -85,7 +86,7 @@ def collect(games: int, phases: int, seed: int, variant_name: str = "standard", 
     for game in range(games):
         player = PlausiblePlayer(variant, random.Random(seed * 100_003 + game))
         game_dice = f"bench {seed} {game}" if dice else None
-        position = variant.initial_position()
+        position = plausible_start(variant, player.rng)
         for _ in range(phases):
             orders = player.orders(position)
             report = adjudicate(variant, position, orders, seed=game_dice)

@@ -8,7 +8,8 @@ so a seed replays the same game.
 It plays any variant through the ``Variant`` interface: units of any mobility (a unit that
 cannot move holds or supports), several units in one province (each ordered on its own),
 units of ``unplayed_powers`` left unordered. Orders of a variant's own kinds come from the
-variant itself when it implements ``OwnOrders``.
+variant itself when it implements ``OwnOrders``. A variant whose players found their powers by
+joining starts from ``plausible_start``: several powers founded with choices drawn at random.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import (
@@ -35,6 +37,25 @@ from gm.domain.orders import (
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
+
+
+FOUNDERS = 6  # powers founded at the start of a bot's game of a variant whose players join
+
+
+def plausible_start(variant: Variant, rng: random.Random, founders: int = FOUNDERS) -> Position:
+    """The position a bot's game starts from: the variant's start, or, where the players found
+    their powers as they join, that start with ``founders`` powers in, on choices drawn at
+    random (as a game has it when it starts)."""
+    position = variant.initial_position()
+    if not variant.open_membership:
+        return position
+    for _ in range(founders):
+        choices = variant.joining_choices(position)
+        if not choices:
+            break
+        power, choice = variant.joining_request(rng.choice(choices), position)
+        position = variant.with_joining(position, power, choice)
+    return variant.admit_joining(position, PhaseLog(None))
 
 
 @runtime_checkable

@@ -84,9 +84,10 @@ def run_render(args: argparse.Namespace) -> int:
     else:
         position = variant.initial_position()
         if args.sample_phases:
-            from gm.bots.plausible import PlausiblePlayer
+            from gm.bots.plausible import PlausiblePlayer, plausible_start
 
             player = PlausiblePlayer(variant, random.Random(args.seed))
+            position = plausible_start(variant, player.rng)
             dice = f"sample {args.seed}"  # the sample's dice follow its --seed too
             for _ in range(args.sample_phases - 1):
                 position = adjudicate(variant, position, player.orders(position), seed=dice).next

@@ -11,7 +11,7 @@ import pytest
 
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
-from gm.bots.plausible import OwnOrders, PlausiblePlayer
+from gm.bots.plausible import OwnOrders, PlausiblePlayer, plausible_start
 from gm.domain.geography import Location
 from gm.domain.orders import Order, SupportMove, UnitRef, Waive
 from gm.domain.outcomes import OrderResult, Reason
@@ -154,3 +154,15 @@ def test_standard_play_is_what_it_always_was() -> None:
 
 
 STANDARD_FINGERPRINT = "7c534d6693697c5d"
+
+
+def test_a_variant_whose_players_found_their_powers_starts_with_six_founded() -> None:
+    variant = VariantCatalog().get("roman-diplomacy-i")
+    position = plausible_start(variant, random.Random(4))
+    founded = variant.in_play(position)
+    assert len(founded) == 6 and {position.centres[c] for c in position.centres} == founded
+    assert plausible_start(variant, random.Random(4)) == position  # the seed decides
+    orders = PlausiblePlayer(variant, random.Random(4)).orders(position)
+    assert {p for p, _ in orders} == founded  # every founded power builds in the opening phase
+    standard = VariantCatalog().get("standard")
+    assert plausible_start(standard, random.Random(4)) == standard.initial_position()
