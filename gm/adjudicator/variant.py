@@ -8,7 +8,7 @@ province or season itself; see docs/design/variants.md for how each kind of rule
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 
@@ -341,6 +341,18 @@ class Variant:
     def admit_joining(self, position: Position, log: PhaseLog) -> Position:
         """The position with every power waiting to join brought into the game."""
         return position
+
+    def renamed(self, position: Position, old: str, new: str) -> Position:
+        """The position with a power founded by a player renamed (the game master's choice of
+        name): its units, centres and dislodged units; a variant renames it in its state too."""
+        def unit(u: Unit) -> Unit:
+            return Unit(new, u.type, u.location) if u.power == old else u
+
+        return position.replace(
+            units=sorted_units(unit(u) for u in position.units),
+            centres={c: new if o == old else o for c, o in position.centres.items()},
+            dislodged=tuple(replace(d, unit=unit(d.unit)) for d in position.dislodged),
+            second_moves=tuple(replace(m, unit=unit(m.unit)) for m in position.second_moves))
 
     # -- retreats ------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from gm.games.orderbook import current_orders, note_orders_changed, recount_read
 from gm.games.passwords import hash_secret, new_secret
 from gm.reports.results import results_context
 from gm.games.schedule import reschedule, start_phase
-from gm.store.codec import decode_position
+from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
 
 
@@ -152,6 +152,29 @@ def replace(services: Services, session: Session, game: Game, power: str, email:
         preference=seat.power,
     )
     return secret
+
+
+def rename(services: Services, session: Session, game: Game, power: str, new: str, actor: str) -> None:
+    """Give a power its players founded another name: in the seat, the board and the orders."""
+    variant = services.variant_of(game)
+    if not variant.open_membership:
+        raise GameError(f"the powers of {variant.name} have the names of its map")
+    _require(game, GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)
+    seat = _seat(game, power)
+    taken = {s.power.casefold() for s in game.seats if s.power} | {p.casefold() for p in variant.unplayed_powers}
+    if not new.strip() or new.casefold() in taken - {power.casefold()}:
+        raise GameError(f"the name {new!r} is taken: choose another")
+    seat.power = new
+    if game.position is not None:
+        game.position = encode_position(variant.renamed(services.position_of(game), power, new))
+    for order_set in session.scalars(select(OrderSet).where(OrderSet.game_id == game.id,
+                                                            OrderSet.phase_seq == game.phase_seq,
+                                                            OrderSet.power == power)):
+        order_set.power = new
+    services.audit(session, game, actor, "renamed", power=power, to=new)
+    tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="renamed",
+                  subject=f"{game.name}: {power} is now {new}",
+                  text=f"The game master has renamed {power}: it is {new} from now on.", deadline=game.deadline)
 
 
 def extend(services: Services, session: Session, game: Game, actor: str,

@@ -105,6 +105,20 @@ class Replace(_GmCommand):
         return [f"{power} is now played from {address}, who has been sent a secret."]
 
 
+class Rename(_GmCommand):
+    name = "RENAME"
+    usage = "RENAME <power> TO <new name>"
+    summary = "rename a power its player named on joining"
+
+    def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
+        old, to, new = args.partition(" TO ") if " TO " in args else args.partition(" to ")
+        if not to or not new.strip():
+            raise CommandError(f"write {self.usage}")
+        power = Eject._power(ctx, game, old.strip())
+        gm_actions.rename(ctx.services, ctx.session, game, power, new.strip(), ctx.actor)
+        return [f"{power} is now {new.strip()}; everyone has been told."]
+
+
 class Become(_GmCommand):
     name = "BECOME"
     usage = "BECOME <power>"

@@ -19,7 +19,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,
-    master.Replace, master.Become, master.Start,
+    master.Replace, master.Rename, master.Become, master.Start,
 )
 
 

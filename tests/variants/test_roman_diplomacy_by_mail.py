@@ -20,7 +20,8 @@ from gm.render.scene import build_scene
 from gm.render.svg import render_phase_svg
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord, SeatStatus
 from gm.variants.roman_diplomacy.state import RomanState
-from tests.mail.conftest import Post
+from gm.games.passwords import hash_secret
+from tests.mail.conftest import GM_SECRET, Post, post  # noqa: F401  (fixtures)
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
 GAME = "actium"
@@ -62,9 +63,9 @@ def _secret(reply: str) -> str:
     return found.group(1)
 
 
-def _send(post: Post, empire: str, secret: str, lines: list[str]) -> str:
-    post.send(address(empire), f"SIGNON {empire} {GAME} {secret}\n" + "\n".join(lines) + "\n")
-    return post.reply(address(empire))
+def _send(post: Post, empire: str, secret: str, lines: list[str], sender: str = "") -> str:
+    post.send(sender or address(empire), f"SIGNON {empire} {GAME} {secret}\n" + "\n".join(lines) + "\n")
+    return post.reply(sender or address(empire))
 
 
 def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
@@ -163,3 +164,32 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
     assert game.status == GameStatus.FINISHED and game.result == {"kind": "draw", "powers": alive}
     (end,) = post.mails(to=address("Hellas"), kind="end")
     assert f"It ends in a draw between {', '.join(alive)}." in " ".join(end.body.split())
+
+
+def test_the_game_master_renames_an_empire_a_player_founded(world: World) -> None:  # noqa: F811
+    world.write_game(GAME, SETTINGS.replace(f"seats: {len(FOUNDERS)}", "seats: 2"))
+    world.tick()
+    with world.services.db.unit_of_work() as session:
+        find_game(session, GAME).gm_secret_hash = hash_secret(GM_SECRET)
+    post = Post(world)
+    post.send("rex@example.test", f"JOIN {GAME} Rome\n")  # no name asked for: the judge gives one
+    first = post.reply("rex@example.test")
+    assert f"You have joined {GAME} as Empire of Rome, with Rome." in first
+    _join(post, "Carthago", "Tunis")
+    post.send("master@example.test", f"SIGNON GM {GAME} {GM_SECRET}\nRENAME empire of rome TO Latium\n"
+                                     "RENAME Carthago TO latium\n")
+    reply = post.reply("master@example.test")
+    assert "Empire of Rome is now Latium; everyone has been told." in reply
+    assert "ERROR: the name 'latium' is taken: choose another" in reply
+    assert any("The game master has renamed Empire of Rome: it is Latium" in m.body
+               for m in post.mails(to="rex@example.test", kind="renamed"))
+    position = world.services.position_of(_game(world))
+    assert RomanState.of(position).empires == {"Latium": "ROM", "Carthago": "TUN"}
+    assert [str(u) for u in position.units_of("Latium")] == ["G ROM"] and position.centres["ROM"] == "Latium"
+    reply = _send(post, "Latium", _secret(first), ["BUILD A Rome"], sender="rex@example.test")
+    assert "Current orders for Latium in actium, Winter A.D. 99 adjustments:\n  BUILD Army Rome\n" in reply
+
+
+def test_the_powers_of_a_map_keep_their_names(post: Post) -> None:
+    post.send("master@example.test", f"SIGNON GM g {GM_SECRET}\nRENAME France TO Gaul\n")
+    assert "ERROR: the powers of standard have the names of its map" in post.reply("master@example.test")

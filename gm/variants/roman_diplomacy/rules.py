@@ -163,6 +163,23 @@ class RomanDiplomacy(Variant):
         board = position.replace(units=sorted_units(units), centres=centres)
         return board.replace(extra=state.changed(empires=empires, joining={}).extra(board))
 
+    def renamed(self, position: Position, old: str, new: str) -> Position:
+        """2: the game master names the empire; its name changes in the variant's state too."""
+        state = RomanState.of(position)
+
+        def name(empire: str) -> str:
+            return new if empire == old else empire
+
+        board = super().renamed(position, old, new)
+        return board.replace(extra=state.changed(
+            empires={name(e): c for e, c in state.empires.items()},
+            joining={name(e): c for e, c in state.joining.items()},
+            federations=tuple(tuple(sorted(map(name, f))) for f in state.federations),
+            asked={name(e): tuple(sorted(map(name, others))) for e, others in state.asked.items()},
+            gifts=tuple({**g, "from": name(g["from"]), "to": name(g["to"])} for g in state.gifts),
+            missed={name(e): counts for e, counts in state.missed.items()},
+        ).extra(board))
+
     def in_play(self, position: Position) -> set[str]:
         """The empires founded and not fallen into civil disorder (whose units may still stand),
         and those waiting to join."""
