@@ -143,7 +143,7 @@ def test_a_fleet_takes_several_steps_when_its_empires_other_fleets_stand() -> No
 def test_a_step_too_many_is_refused() -> None:
     alone = adjudicate("S100M", {"Latium": ["F TYS"]}, {"Latium": ["F TYS - LYO - SPA/SC"]})
     assert outcome(alone, "Latium", "F TYS - LYO - SPA/SC")["reason"] == (
-        "illegal: a step too many: Latium has 1 fleet steps (one a fleet) and its fleets' orders take 2")
+        "illegal: a step too many: Latium has 1 fleet step (one a fleet) and its fleets' orders take 2")
     busy = adjudicate("S100M", {"Latium": ["F TYS", "F ION"]}, {"Latium": ["F TYS - LYO - SPA/SC", "F ION - AEG"]})
     assert outcome(busy, "Latium", "F TYS - LYO - SPA/SC")["reason"].startswith("illegal: a step too many")
     assert outcome(busy, "Latium", "F ION - AEG")["outcome"] == "succeeds"

@@ -116,6 +116,9 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
         for power, order in bot.orders(position):
             by_power.setdefault(power, []).append(str(order))
         if phase == "S100M":  # Latium and Carthago federate, each by its own mail
+            reply = _send(post, "Carthago", secrets["Carthago"], ["F Tunis - Tyrrhenian Sea - Gulf of Lyon"])
+            assert "> F Tunis - Tyrrhenian Sea - Gulf of Lyon\n    ERROR: a step too many: Carthago has 1 fleet " \
+                   "step (one a fleet) and its fleets' orders take 2" in re.sub(r"\n +its", " its", reply)
             by_power["Latium"].append("FEDERATE Carthago")
             by_power["Carthago"].append("federate latium")
             federated = True

@@ -13,7 +13,7 @@ in templates/rules/roman-diplomacy-i.txt.j2. Each rule, and where it lives:
 - 3: an Imperial City's garrison never moves, supports like an army, needs no supply centre and
   shares its province with a friendly unit (both must be beaten); builds only there.
 - 4: a power has as many fleet steps as fleets; a fleet may take several (``MoveInRounds``, in
-  rounds), others then stand (``before_movement`` refuses a step too many).
+  rounds), others then stand (``review_on_board`` refuses a step too many).
 - 5, 6: ``FEDERATE``/``DEFEDERATE``/``GIVE``; a federation is one side in battle (``sides``), for
   victory, and for the capture of centres (``update_ownership``).
 - 7: barbarian occupation spreads at the end of every phase and is cleared by armies
@@ -29,10 +29,10 @@ in templates/rules/roman-diplomacy-i.txt.j2. Each rule, and where it lives:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
@@ -217,28 +217,6 @@ class RomanDiplomacy(Variant):
             return order  # judged with the whole phase at its end (end_of_phase), and answered there
         return super().review_order(review, unit, order)
 
-    def before_movement(self, effects: Effects) -> None:
-        """4: a power has as many fleet steps as fleets; a fleet that takes several leaves the
-        others standing."""
-        fleets: dict[str, int] = {}
-        used: dict[str, int] = {}
-        for unit in effects.position.units:
-            if unit.type is FLEET:
-                fleets[unit.power] = fleets.get(unit.power, 0) + 1
-        for ruling in effects.rulings:
-            if ruling.acts and ruling.unit is not None and ruling.unit.type is FLEET:
-                order = ruling.order
-                steps = len(order.steps) if isinstance(order, MoveInRounds) else 0 if isinstance(order, Hold) else 1
-                used[ruling.power] = used.get(ruling.power, 0) + steps
-        for index, ruling in enumerate(effects.rulings):
-            if not (ruling.acts and isinstance(ruling.order, MoveInRounds)):
-                continue
-            if ruling.unit is None or ruling.unit.type is not FLEET:
-                effects.refuse(index, "only fleets move several steps")
-            elif used.get(ruling.power, 0) > fleets.get(ruling.power, 0):
-                effects.refuse(index, f"a step too many: {ruling.power} has {fleets[ruling.power]} fleet steps "
-                                      f"(one a fleet) and its fleets' orders take {used[ruling.power]}")
-
     # -- the end of every phase: declarations, barbarian armies, barbarian lands (5-8) ------------
 
     def end_of_phase(self, position: Position, results: Sequence[OrderResult], log: PhaseLog) -> Position:
@@ -345,13 +323,36 @@ class RomanDiplomacy(Variant):
         return None
 
     def review_on_board(self, position: Position, rulings: Sequence[Ruling]) -> None:
-        """Declarations that can never succeed are refused when they are written."""
+        """Declarations that can never succeed, and fleet steps beyond the ration, are refused
+        when they are written."""
         state = RomanState.of(position)
         for ruling in rulings:
             if ruling.illegal is None and isinstance(ruling.order, Federate):
                 ruling.illegal = self._federate_problem(position, state, ruling.power, ruling.order)
             elif ruling.illegal is None and isinstance(ruling.order, Give):
                 ruling.illegal = self._gift_problem(position, state, ruling.power, ruling.order)
+        self._fleet_ration(position, rulings)
+
+    @staticmethod
+    def _fleet_ration(position: Position, rulings: Sequence[Ruling]) -> None:
+        """4: a power has as many fleet steps as fleets; a fleet that takes several leaves the
+        others standing (a fleet holding takes none). Counted on each unit's last legal order."""
+        fleets = Counter(u.power for u in position.units if u.type is FLEET)
+        last = {(r.power, r.slot): r for r in rulings if r.illegal is None and r.unit is not None}
+        used: Counter[str] = Counter()
+        for ruling in last.values():
+            if ruling.unit is not None and ruling.unit.type is FLEET and not isinstance(ruling.order, Hold):
+                order = ruling.order
+                used[ruling.power] += len(order.steps) if isinstance(order, MoveInRounds) else 1
+        for ruling in last.values():
+            if not isinstance(ruling.order, MoveInRounds) or ruling.unit is None:
+                continue
+            if ruling.unit.type is not FLEET:
+                ruling.illegal = "only fleets move several steps"
+            elif used[ruling.power] > fleets[ruling.power]:
+                count = fleets[ruling.power]
+                ruling.illegal = (f"a step too many: {ruling.power} has {count} fleet step{'s' * (count != 1)} "
+                                  f"(one a fleet) and its fleets' orders take {used[ruling.power]}")
 
     def _gift_problem(self, position: Position, state: RomanState, giver: str, order: Give) -> str | None:
         receiver = self._empire_named(position, state, order.to)
