@@ -355,3 +355,18 @@ def test_the_interchange_carries_the_variants_units_and_state() -> None:
     result = adjudicate("S100M", board)
     assert result["units"] == {power: sorted(units) for power, units in board.items()}
     assert "TUS" in result["extra"]["barbarians"]  # a barbarian army in civil disorder occupies its province
+
+
+def test_the_picture_shows_barbarian_land_garrisons_imperial_cities_and_barbarian_armies() -> None:
+    from gm.render.scene import build_scene
+    from gm.render.svg import render_phase_svg
+
+    board = garrisoned({"Latium": ["G ROM", "A ROM", "B GAS"], "Barbarian": ["B BUR"]}, {"Latium": ["ROM"]})
+    result = adjudicate("S100M", board, centers={"Latium": ["ROM"]}, extra={"empires": {"Latium": "ROM"}})
+    position = read_request({"variant": "roman-diplomacy-i", "phase": "F100M", "units": result["units"],
+                             "centers": result["centers"], "extra": result["extra"]}, CATALOG).position
+    marks = build_scene(RD, position).units
+    assert sorted(m.letter for m in marks if m.letter != "G") == ["A", "B", "B"]
+    assert sum(m.letter == "G" for m in marks) == len(RD.map.supply_centres)  # every centre garrisoned
+    svg = render_phase_svg(RD, position)
+    assert "barbarian land" in svg and "Imperial City" in svg
