@@ -24,13 +24,14 @@ GM_COMMANDS: tuple[type[Command], ...] = (
 
 
 RULES_WORD = "RULES"  # HELP RULES: the rules of the game signed on to
+DICE_WORD = "DICE"  # HELP DICE: how the judge rolls dice, and how to check a roll
 
 
 class Help(Command):
     read_only = True
     name = "HELP"
-    usage = "HELP [command | RULES | variant]"
-    summary = "this list, how to write one command, or a variant's rules as this judge reads them"
+    usage = "HELP [command | RULES | DICE | variant]"
+    summary = "this list, how to write one command, a variant's rules as this judge reads them, or how it rolls dice"
 
     def __init__(self, table: CommandTable):
         self.table = table
@@ -45,6 +46,8 @@ class Help(Command):
         command = self.table.find(wanted.upper())
         if command is not None:
             return [command.usage or command.name, f"  {command.summary}"]
+        if wanted.upper() == DICE_WORD:
+            return ctx.services.mailer.render("commands/dice.txt.j2").rstrip("\n").split("\n")
         if wanted.upper() == RULES_WORD:
             if ctx.game is None:
                 raise CommandError("sign on to a game first, or write HELP <variant>")

@@ -47,4 +47,6 @@ class Stormy(Variant):
 
 
 def make(game_map: GameMap) -> Variant:
-    return Stormy("standard", game_map, CALENDAR, first_year=1901)
+    variant = Stormy("standard", game_map, CALENDAR, first_year=1901)
+    variant.rolls_dice = True
+    return variant

@@ -205,3 +205,25 @@ def test_variant_state_and_second_moves_survive_processing_the_store_and_rollbac
     with world.services.db.sessions() as session:
         bodies = [m.body for m in session.scalars(select(OutboundMail))]
     assert not any("Atlantis" in body or "über" in body for body in bodies)  # the state is no one's reading
+
+
+def test_a_game_that_rolls_dice_commits_to_its_seed_in_every_mail_and_publishes_it_at_the_end(
+        stormy_world: World) -> None:
+    from gm.games import votes
+
+    world = stormy_world
+    seed = _seed(world)
+    commitment = hashlib.sha256(seed.encode()).hexdigest()
+    world.clock.advance(timedelta(hours=49))
+    assert world.tick().processed == ["g S1901M"]
+    for kind in ("start", "results"):
+        for mail in _mails(world, kind):
+            assert f"its SHA-256 is:\n    {commitment}\n" in mail.body and seed not in mail.body, kind
+    with world.services.db.unit_of_work() as session:
+        game = find_game(session, "g")
+        for power in votes.survivors(world.services, game):
+            votes.vote_draw(world.services, session, game, power, True)
+    [end, *_] = _mails(world, "end")
+    assert f"The dice seed of this game was:\n    {seed}\nIts SHA-256 is the commitment" in end.body
+    assert derive(seed, "S1901M|storm, F EDI|0", 6) == next(
+        r["value"] for r in _records(world)[0].results["rolls"] if r["purpose"] == "storm, F EDI")
