@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import traceback
 from email import message_from_bytes
+from email.parser import BytesHeaderParser
 from email.header import decode_header, make_header
 from email.message import Message
 
@@ -47,6 +48,13 @@ def parse_message(raw: bytes) -> Message:
     return message_from_bytes(raw)
 
 
+def _headers_of(raw: bytes) -> Message | None:
+    try:
+        return BytesHeaderParser().parsebytes(raw)
+    except Exception:  # noqa: BLE001 - then the cut copy's headers are all there is
+        return None
+
+
 def header_text(message: Message, name: str) -> str:
     value = message.get(name)
     if value is None:
@@ -73,22 +81,26 @@ class Intake:
         first part); its id, or None when it was seen before."""
         size = max(size or 0, len(raw))
         cut = ""
+        delivered: Message | None = None
         if size > self.services.config.max_mail_bytes:
+            delivered = _headers_of(raw)  # its identity as delivered: the cut copy may lose or refold it
             kept = cut_down(raw, size, self.services.config.max_mail_bytes)
             raw, cut = kept.raw, kept.note
         try:
             message: Message | None = parse_message(raw)
         except Exception:  # noqa: BLE001 - a message we cannot even parse is still kept
             message = None
-        inbound_id = self.store(raw, source_key, message, cut)
+        inbound_id = self.store(raw, source_key, message, cut, delivered)
         if inbound_id is None:
-            self._finish(source_key, message)
+            self._finish(source_key, delivered or message)
             return None
         self.handle(inbound_id, message)
         return inbound_id
 
-    def store(self, raw: bytes, source_key: str | None, message: Message | None = None, cut: str = "") -> int | None:
-        message_id, sender, subject = identity(message)
+    def store(self, raw: bytes, source_key: str | None, message: Message | None = None, cut: str = "",
+              delivered: Message | None = None) -> int | None:
+        """``delivered``: the headers of the mail as delivered, when ``raw`` is a cut-down copy."""
+        message_id, sender, subject = identity(delivered or message)
         try:
             with self.services.db.unit_of_work() as session:
                 row = InboundMail(message_id=message_id or None, source_key=source_key, sender=sender,

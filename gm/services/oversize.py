@@ -10,7 +10,8 @@ from email.message import Message
 
 from gm.services.mailtext import without_nul
 
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_LINE_END = rb"(?:\r\n|\n|\r(?!\n))"  # CRLF, LF, or a bare CR (seen in the wild, and by the fuzz)
+_HEADER_END = re.compile(_LINE_END * 2)
 _TEXT = ("text/plain", "text/html")
 
 
@@ -27,7 +28,8 @@ def cut_down(raw: bytes, size: int, limit: int) -> Cut:
     end = _HEADER_END.search(raw)
     header = raw[:end.end()] if end else raw
     if len(header) > limit:
-        line_end = header.rfind(b"\n", 0, limit - 2)
+        line_end = max(header.rfind(b"\n", 0, limit - 2), header.rfind(b"\r", 0, limit - 3))
+        line_end += header[line_end:line_end + 2] == b"\r\n"
         return Cut(header[:line_end + 1] + b"\r\n" if line_end > 0 else b"", f"{head}kept the headers, cut{unread}")
     try:
         kept, what = _cut(raw, header, limit)

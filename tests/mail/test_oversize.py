@@ -183,3 +183,15 @@ def test_the_refusal_fits_72_columns(post: Post) -> None:
     post.intake.receive(photo_mail("HELP\n"))
     (refusal,) = post.mails(to=FRANCE, kind="refusal")
     assert max(len(line) for line in refusal.body.splitlines()) <= 72
+
+
+def test_a_mail_whose_lines_end_in_a_bare_cr_keeps_its_headers_whole() -> None:
+    from gm.services.oversize import cut_down
+
+    raw = b"From: a@example.test\rMessage-ID: <x\r y@example.test>\rSubject: s\r\r" + b"text line\r" * 1000
+    kept = cut_down(raw, len(raw), 4096)
+    parsed = message_from_bytes(kept.raw)
+    assert (parsed["From"], " ".join(parsed["Message-ID"].split())) == ("a@example.test", "<x y@example.test>")
+    assert len(kept.raw) <= 4096 and "text/plain cut to" in kept.note
+    headers_only = b"From: a@example.test\r" + b"X-Pad: y\r" * 1000
+    assert cut_down(headers_only, len(headers_only), 4096).raw.startswith(b"From: a@example.test\r")
