@@ -259,3 +259,165 @@ def test_an_attack_needs_a_seed() -> None:
     with pytest.raises(InterchangeError, match="seed"):
         adjudicate("S118M", {"Alexandria": ["F MIN"], "Carthago Nova": ["F MIN"]},
                    {"Alexandria": ["F MIN attacks F MIN (Carthago Nova)"]})
+
+
+# -- 4. winter storms --------------------------------------------------------------------------------
+
+def storm(unit: str, power: str) -> str:
+    return f"F118R|storm: {unit} ({power})|0"
+
+
+def test_every_fleet_at_sea_rolls_for_storms_after_the_fall_and_a_two_destroys_it() -> None:
+    seed = seed_for((storm("F MIN", "Alexandria"), 2), (storm("F MTY", "Alexandria"), 5))
+    result = adjudicate("F118M", {"Alexandria": ["F MIN", "F MTY", "F CAR"]}, seed=seed,
+                        centers={"Alexandria": ["CAR", "ALX", "LUG"]})
+    rolls = [(r["purpose"], r["value"], r["effect"]) for r in result["rolls"]]
+    assert rolls == [("storm: F MIN (Alexandria)", 2, "F MIN (Alexandria) destroyed"),
+                     ("storm: F MTY (Alexandria)", 5, "no effect")]  # the fleet in port does not roll
+    assert result["rolls"][0]["units"] == [{"power": "Alexandria", "unit": "F MIN"}]
+    assert result["units"]["Alexandria"] == ["F CAR", "F MTY"] and "damaged" not in result["extra"]
+
+
+def test_storm_damage_is_kept_in_extra_until_the_end_of_the_spring_move() -> None:
+    seed = seed_for((storm("F MIN", "Alexandria"), 1), (storm("F MTY", "Alexandria"), 3))
+    fall = adjudicate("F118M", {"Alexandria": ["F MIN", "F MTY"]}, seed=seed, centers={"Alexandria": ["CAR", "ALX"]})
+    assert fall["extra"]["damaged"] == [{"power": "Alexandria", "unit": "F MIN", "damage": "severe"},
+                                        {"power": "Alexandria", "unit": "F MTY", "damage": "light"}]
+    assert fall["next_phase"] == "S119M"
+    spring = adjudicate("S119M", fall["units"], {"Alexandria": ["F MIN - SIC", "F MTY - HER"]},
+                        centers=fall["centers"], extra=fall["extra"])
+    assert outcome(spring, "Alexandria", "F MIN - SIC")["reason"] == (
+        "illegal: F MIN is severely damaged by a winter storm: this Spring it only holds and defends itself")
+    assert outcome(spring, "Alexandria", "F MTY - HER")["outcome"] == "succeeds"  # light damage: it may move
+    assert "damaged" not in spring["extra"]
+
+
+def test_a_lightly_damaged_fleet_may_not_attack_or_support() -> None:
+    extra = {"damaged": [{"power": "Alexandria", "unit": "F MTY", "damage": "light"}]}
+    result = adjudicate("S119M", {"Alexandria": ["F MTY", "A HER"], "Carthago Nova": ["F MTY"]},
+                        {"Alexandria": ["F MTY attacks F MTY (Carthago Nova)", "F MTY S A HER - ROM",
+                                        "A HER - ROM"]}, extra=extra, seed="s")
+    reasons = [r.get("reason") for r in result["results"]["Alexandria"]]
+    why = "illegal: F MTY is lightly damaged by a winter storm: this Spring it may not attack or support"
+    assert reasons == [why, why, None]
+
+
+def test_among_identical_fleets_the_damaged_one_takes_the_orders_last() -> None:
+    extra = {"damaged": [{"power": "Alexandria", "unit": "F MTY", "damage": "severe"}]}
+    result = adjudicate("S119M", {"Alexandria": ["F MTY", "F MTY"]}, {"Alexandria": ["F MTY - HER"]}, extra=extra)
+    assert outcome(result, "Alexandria", "F MTY - HER")["outcome"] == "succeeds"
+    assert result["units"]["Alexandria"] == ["F HER", "F MTY"]
+
+
+# -- 5. barbarian lands --------------------------------------------------------------------------------
+
+def barbarians(unit: str, power: str, where: str, phase: str = "S118M", n: int = 0) -> str:
+    return f"{phase}|barbarians: {unit} ({power}) in {where}|{n}"
+
+
+def test_a_force_entering_barbarian_land_rolls_at_once() -> None:
+    expected = {1: ["A GER"], 2: [], 3: ["A GER"], 4: ["A BAT"], 5: [], 6: ["A GER"]}
+    for value, left in expected.items():
+        seed = seed_for((barbarians("A GER", "Lutetia", "Germania"), value))
+        result = adjudicate("S118M", {"Lutetia": ["A BAT"]}, {"Lutetia": ["A BAT - GER"]}, seed=seed)
+        assert result["units"].get("Lutetia", []) == left, value
+        (roll,) = result["rolls"]
+        assert roll["units"] == [{"power": "Lutetia", "unit": "A GER"}]
+        if not left:
+            assert result["destroyed"] == [{"power": "Lutetia", "unit": "A GER", "reason": "destroyed by barbarians"}]
+    assert roll["effect"] == "no effect"
+
+
+def test_a_one_destroys_a_force_in_the_desert() -> None:
+    seed = seed_for((barbarians("A ETH", "Alexandria", "Aethiopia"), 1))
+    result = adjudicate("S118M", {"Alexandria": ["A THB"]}, {"Alexandria": ["A THB - ETH"]}, seed=seed)
+    assert "Alexandria" not in result["units"]
+    assert result["rolls"][0]["effect"] == "A ETH (Alexandria) destroyed by sandstorms and lack of water"
+
+
+def test_a_force_repelled_where_another_moved_in_is_destroyed() -> None:
+    seed = seed_for((barbarians("A GER", "Lutetia", "Germania"), 4))
+    result = adjudicate("S118M", {"Lutetia": ["A BAT"], "Mediolanum": ["A COL"]},
+                        {"Lutetia": ["A BAT - GER"], "Mediolanum": ["A COL - BAT"]}, seed=seed)
+    assert "Lutetia" not in result["units"]
+    assert result["rolls"][0]["effect"] == "A GER (Lutetia) repelled, with nowhere to go back: destroyed"
+
+
+def test_a_force_repelled_into_barbarian_land_rolls_only_if_still_there_after_the_next_move() -> None:
+    seed = seed_for((barbarians("A GER", "Lutetia", "Germania"), 4))
+    spring = adjudicate("S118M", {"Lutetia": ["A SUE"]}, {"Lutetia": ["A SUE - GER"]}, seed=seed)
+    assert spring["units"]["Lutetia"] == ["A SUE"]
+    assert spring["extra"]["barbarian_wait"] == [{"power": "Lutetia", "unit": "A SUE"}]
+    late = seed_for((barbarians("A SUE", "Lutetia", "Suebia", "F118M"), 5))
+    stays = adjudicate("F118M", spring["units"], extra=spring["extra"], seed=late)
+    assert "Lutetia" not in stays["units"] and "barbarian_wait" not in stays["extra"]
+    leaves = adjudicate("F118M", spring["units"], {"Lutetia": ["A SUE - RAE"]}, extra=spring["extra"], seed=late)
+    assert leaves["units"]["Lutetia"] == ["A RAE"] and "rolls" not in leaves
+
+
+def test_a_unit_retreating_into_barbarian_land_waits_for_its_roll() -> None:
+    moved = adjudicate("S118M", {"Lutetia": ["A BAT"], "Mediolanum": ["A COL", "A GES"]},
+                       {"Mediolanum": ["A COL - BAT", "A GES S A COL - BAT"]})
+    assert moved["dislodged"]["Lutetia"][0]["retreats"].count("GER") == 1
+    retreat = adjudicate("S118R", moved["units"], {"Lutetia": ["A BAT R GER"]}, dislodged=moved["dislodged"])
+    assert retreat["units"]["Lutetia"] == ["A GER"]
+    assert retreat["extra"]["barbarian_wait"] == [{"power": "Lutetia", "unit": "A GER"}]
+
+
+# -- 6. reinforcements -------------------------------------------------------------------------------
+
+ORIGINALS = {"Lutetia": ["LUT", "CAR", "SIN"], "Mediolanum": ["MED", "NIC", "TIN"]}
+
+
+def test_builds_only_in_the_original_centres_and_the_central_cities() -> None:
+    centres = {"Lutetia": ["LUT", "CAR", "SIN", "ROM", "POM", "MEM"]}
+    result = adjudicate("W118A", {"Lutetia": ["A LUT"]},
+                        {"Lutetia": ["BUILD A CAR", "BUILD F SIN", "BUILD A ROM", "BUILD A POM", "BUILD A MEM",
+                                     "BUILD A LUT"]},
+                        centers=centres, extra={"original_centres": ORIGINALS})
+    got = [(r["order"], r["outcome"]) for r in result["results"]["Lutetia"]]
+    assert got[:4] == [("BUILD A CAR", "succeeds"), ("BUILD F SIN", "succeeds"), ("BUILD A ROM", "succeeds"),
+                       ("BUILD A POM", "succeeds")]
+    assert [r["outcome"] for r in result["results"]["Lutetia"][4:]] == ["fails", "fails"]
+
+
+def test_a_unit_in_roma_is_removed_first() -> None:
+    result = adjudicate("F118M", {"Lutetia": ["A ROM", "A LUT", "A CAR", "A BAT"]}, centers={"Lutetia": ["LUT", "CAR"]},
+                        extra={"original_centres": ORIGINALS})
+    assert result["units"]["Lutetia"] == ["A BAT", "A CAR", "A LUT"]  # Roma taken, and its army removed
+    assert result["announcements"] == ["Lutetia must remove a unit: its A ROM in Roma goes first"]
+    assert result["next_phase"] == "S119M"
+
+
+# -- 7. victory --------------------------------------------------------------------------------------
+
+def test_victory_is_a_majority_of_the_centres_in_play() -> None:
+    six = EAGLES.initial_position()
+    assert EAGLES.victory_threshold(six) == 19  # 36 centres with ten players or fewer
+    eleven = {f"P{n}": ["X"] for n in range(11)}
+    assert EAGLES.victory_threshold(six.replace(extra={"original_centres": eleven})) == 21  # 40 with more
+    centres = sorted(EAGLES.map.supply_centres - {"BUL", "DUR", "HIS", "MAS"})
+    won = adjudicate("F118M", {"Lutetia": ["A BAT"]}, centers={"Lutetia": centres[:19]},
+                     extra={"original_centres": ORIGINALS})
+    assert won["winner"] == "Lutetia"
+    short = adjudicate("F118M", {"Lutetia": ["A BAT"]}, centers={"Lutetia": centres[:18]},
+                       extra={"original_centres": ORIGINALS})
+    assert short["winner"] is None
+
+
+# -- the same seed, the same game ----------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(min_size=1, max_size=12), st.integers(min_value=2, max_value=12))
+def test_the_same_seed_always_gives_the_same_game(seed: str, players: int) -> None:
+    def play() -> list[Any]:
+        log = PhaseLog(seed)
+        start = EAGLES.opening(EAGLES.powers_in_play(players, log), log)
+        units = {"Alexandria": ["F MIN", "F MIN"], "Carthago Nova": ["F MIN", "F SIC"], "Lutetia": ["A BAT"]}
+        orders = {"Alexandria": ["F MIN attacks F MIN (Carthago Nova)"] * 2,
+                  "Carthago Nova": ["F MIN attacks F MIN (Alexandria)", "F SIC - MIN"], "Lutetia": ["A BAT - GER"]}
+        spring = adjudicate("S118M", units, orders, seed=seed)
+        fall = adjudicate("F118M", spring["units"], seed=seed, extra=spring["extra"])
+        return [start, [r.value for r in log.rolls], spring, fall]
+
+    assert play() == play()
