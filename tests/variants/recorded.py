@@ -1,11 +1,18 @@
 """Recorded games as golden regression tests: a game played by the plausible bot with a fixed
 seed (every phase's orders as text a player could mail, each outcome, the position reached),
-replayed through the order parser and the engine and compared exactly."""
+replayed through the order parser and the engine and compared exactly.
+
+A variant whose players found their powers (Roman Diplomacy) starts from the position its
+founders made (``start``), and players may join during the game: ``joining`` names, before each
+phase, the empires asking to join then (empire, city); the recording keeps them with the phase
+("joining") and the replay asks for them again with ``Variant.with_joining``. A variant that rolls
+dice is recorded with the game's seed, and every roll is compared too."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,28 +28,45 @@ def results(report: PhaseReport) -> list[list[Any]]:
     return [[r.power, r.text, "succeeds" if r.succeeded else "fails", r.reason_text] for r in report.results]
 
 
-def record_game(variant: Variant, seed: int, years: int, about: str) -> dict[str, Any]:
+def rolls(report: PhaseReport) -> list[list[Any]]:
+    """Every die of the phase as the results show it: purpose, value, effect."""
+    return [[r.purpose, r.value, r.effect] for r in report.rolls]
+
+
+def record_game(variant: Variant, seed: int, years: int, about: str, start: Position | None = None,
+                joining: Callable[[Position], Sequence[tuple[str, str]]] | None = None) -> dict[str, Any]:
+    """``start``: the first position (the variant's initial one unless given); ``joining``: the
+    empires (empire, city) that ask to join before the phase of the position it is given."""
     bot = PlausiblePlayer(variant, random.Random(seed))
-    start = variant.initial_position()
+    if start is None:
+        start = variant.initial_position()
     last_year = start.phase.year + years - 1  # no year 0 is crossed this early in the game
     position = start
     phases = []
     while position.phase.year <= last_year:
+        joined = [[empire, city] for empire, city in joining(position)] if joining is not None else []
+        for empire, city in joined:
+            position = variant.with_joining(position, empire, city)
         submitted = bot.orders(position)
         report = adjudicate(variant, position, submitted, seed=f"recorded {seed}")
-        phase = {
-            "phase": str(position.phase),
-            "title": variant.title(position.phase),
+        phase: dict[str, Any] = {"phase": str(position.phase), "title": variant.title(position.phase)}
+        if joined:
+            phase["joining"] = joined
+        phase.update({
             "orders": [[power, str(order)] for power, order in submitted],
             "results": results(report),
             "winner": report.winner,
             "next": encode_position(report.next),
-        }
+        })
         if report.announcements:
             phase["announcements"] = list(report.announcements)
+        if report.draw:
+            phase["draw"] = list(report.draw)
+        if report.rolls:
+            phase["rolls"] = rolls(report)
         phases.append(phase)
         position = report.next
-        if report.winner:
+        if report.winner or report.draw:
             break
     return {
         "variant": variant.name,
@@ -60,6 +84,8 @@ def replay(variant: Variant, recording: dict[str, Any]) -> None:
     position: Position = decode_position(variant, recording["start"])
     for number, phase in enumerate(recording["phases"]):
         assert str(position.phase) == phase["phase"], f"phase {number}"
+        for empire, city in phase.get("joining", []):
+            position = variant.with_joining(position, empire, city)
         submitted = []
         for power, text in phase["orders"]:
             parsed = parse_line(text, grammar)
@@ -70,6 +96,8 @@ def replay(variant: Variant, recording: dict[str, Any]) -> None:
         assert results(report) == phase["results"], f"{where}: the outcomes differ"
         assert list(report.announcements) == phase.get("announcements", []), f"{where}: the announcements differ"
         assert report.winner == phase["winner"], f"{where}: the winner differs"
+        assert list(report.draw) == phase.get("draw", []), f"{where}: the draw differs"
+        assert rolls(report) == phase.get("rolls", []), f"{where}: the dice differ"
         assert encode_position(report.next) == phase["next"], f"{where}: the next position differs"
         position = report.next
 

@@ -1,7 +1,7 @@
 """Plausible orders of Roman Diplomacy's own kinds, for the bot that plays demos, benchmarks and
-recorded games (gm.bots.plausible's ``OwnOrders``): now and then a fleet takes two steps while
-another fleet of its empire stands, an empire asks a neighbour to federate, and an empire builds
-in its Imperial City before it raises barbarian armies."""
+recorded games (gm.bots.plausible's ``OwnOrders``): now and then a fleet takes two steps and
+another fleet of its empire stands, an empire asks another to federate (and the one asked often
+agrees), and an empire builds in its Imperial City before it raises barbarian armies."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 from typing import TYPE_CHECKING
 
 from gm.domain.geography import Location
-from gm.domain.orders import Build, Hold, Move, MoveInRounds, Order, UnitRef
+from gm.domain.orders import Build, Declaration, Hold, Move, MoveInRounds, Order, UnitRef
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import ARMY, FLEET, Unit
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 TWO_STEPS = 0.3
 FEDERATE = 0.05
+ANSWER = 0.5  # an empire asked to federate agrees
 
 
 def plausible_orders(variant: RomanDiplomacy, position: Position, orders: list[tuple[str, Order]],
@@ -30,19 +31,31 @@ def plausible_orders(variant: RomanDiplomacy, position: Position, orders: list[t
     if position.phase.kind is not PhaseKind.MOVEMENT:
         return orders
     changed = list(orders)
-    standing = {power for power, order in orders if isinstance(order, Hold) and order.unit.type is FLEET}
-    for index, (power, order) in enumerate(orders):
-        if power in standing and isinstance(order, Move) and order.unit.type is FLEET and rng.random() < TWO_STEPS:
-            here = order.destination
-            onward = [loc for p in sorted(variant.map.neighbours.get(here.province, ()))
-                      for loc in variant.destinations(_fleet(power, order), p)
-                      if loc.province != order.unit.province]
-            if onward:
-                changed[index] = (power, MoveInRounds(order.unit, (here, rng.choice(onward))))
-                standing.discard(power)  # its standing fleet's step is spent
+    for power in sorted({p for p, _ in orders}):
+        fleets = [i for i, (p, o) in enumerate(orders) if p == power and not isinstance(o, Declaration)
+                  and o.unit is not None and o.unit.type is FLEET]
+        movers = [i for i in fleets if isinstance(orders[i][1], Move)]
+        if len(fleets) < 2 or not movers or rng.random() >= TWO_STEPS:
+            continue
+        index = rng.choice(movers)
+        move = orders[index][1]
+        assert isinstance(move, Move)
+        here = move.destination
+        onward = [loc for p in sorted(variant.map.neighbours.get(here.province, ()))
+                  for loc in variant.destinations(_fleet(power, move), p) if loc.province != move.unit.province]
+        if onward:  # the second step is the ration of another fleet, which then stands
+            changed[index] = (power, MoveInRounds(move.unit, (here, rng.choice(onward))))
+            stands = rng.choice([i for i in fleets if i != index])
+            standing = orders[stands][1].unit
+            assert standing is not None
+            changed[stands] = (power, Hold(standing))
     empires = sorted({p for p, _ in orders})
+    asked = RomanState.of(position).asked
     for power in empires:
-        if len(empires) > 1 and rng.random() < FEDERATE:
+        askers = sorted(e for e, others in asked.items() if power in others and e in empires)
+        if askers and rng.random() < ANSWER:
+            changed.append((power, Federate(rng.choice(askers))))
+        elif len(empires) > 1 and rng.random() < FEDERATE:
             changed.append((power, Federate(rng.choice([e for e in empires if e != power]))))
     return changed
 
