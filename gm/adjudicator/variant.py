@@ -168,11 +168,17 @@ class Variant:
         those drawn with ``log``'s dice."""
         return list(self.map.powers)
 
-    def opening(self, powers: Sequence[str], log: PhaseLog) -> Position:
+    def opening(self, powers: Sequence[str], log: PhaseLog, requests: Mapping[str, str] | None = None) -> Position:
         """The starting position of a game whose players play ``powers`` (given to them by
         preference or at random), drawing any chance from ``log``'s dice: a variant with fewer
-        players than powers, or a random setup, overrides it."""
+        players than powers, or a random setup, overrides it. ``requests``: power -> what its
+        player asked of its start when joining (``start_request``)."""
         return self.initial_position()
+
+    def start_request(self, text: str) -> str | None:
+        """What a player may ask of its start when joining, other than a power (``JOIN game
+        fleets``), in its normal form; None when the text asks nothing this variant knows."""
+        return None
 
     def default_centres(self, units: Iterable[Unit]) -> dict[str, str]:
         """Ownership when none is given: home centres not occupied by another power's unit."""

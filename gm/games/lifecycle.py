@@ -187,9 +187,9 @@ def join(
     wanted = None
     if preference:
         found = variant.map.power_named(preference)
-        if found is None:
+        wanted = found.name if found is not None else variant.start_request(preference)
+        if wanted is None:
             raise GameError(f"{preference!r} is not a power of {variant.name} (powers: {', '.join(variant.map.powers)})")
-        wanted = found.name
     secret = new_secret()
     seat = Seat(game=game, player=player, preference=wanted, secret_hash=hash_secret(secret),
                 status=SeatStatus.ACTIVE, joined_at=services.clock.now())
@@ -277,7 +277,9 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
         opening = variant.admit_joining(_forming(variant, seats), log)
     else:
         _assign_powers(services, game, seats, variant.powers_in_play(len(seats), log))
-        opening = variant.opening([s.power for s in seats if s.power], log)
+        requests = {s.power: s.preference for s in seats if s.power and s.preference
+                    and variant.start_request(s.preference) == s.preference}
+        opening = variant.opening([s.power for s in seats if s.power], log, requests)
     position = variant.with_options(opening, services.settings_of(game).rules)
     game.position = encode_position(position)
     game.phase = str(position.phase)

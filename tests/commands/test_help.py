@@ -55,7 +55,7 @@ def test_help_says_how_to_ask_for_a_variants_rules(post: Post) -> None:
     lines = answer(post, "someone@example.org", "HELP\n")
     text = "\n".join(lines)
     assert lines[0].startswith("Commands, one a line.")
-    assert "  HELP [command | RULES | variant]" in lines
+    assert "  HELP [command | RULES | DICE | variant]" in lines
     assert "HELP <variant> gives a variant's rules as this judge reads them (LIST\nshows each game's variant)." in text
     assert "CLASSICAL DIPLOMACY" not in text  # not signed on: the list alone
     assert all(len(line) <= WIDTH for line in lines)

@@ -68,6 +68,23 @@ def test_generals_are_drawn_with_the_games_dice_then_two_allied_centres_each() -
     assert EAGLES.opening(EAGLES.powers_in_play(4, again), again) == start
 
 
+def test_a_player_who_asked_for_fleets_starts_with_a_fleet_in_each_coastal_original_centre() -> None:
+    assert [EAGLES.start_request(t) for t in ("fleets", "Fleet", "with fleets in my coastal centres", "a fleet instead")] \
+        == ["fleets"] * 4
+    assert [EAGLES.start_request(t) for t in ("armies", "Lutetia", "fleets and armies", "")] == [None] * 4
+    log = PhaseLog("fleets")
+    powers = EAGLES.powers_in_play(6, log)
+    start = EAGLES.opening(powers, log, {power: "fleets" for power in powers[:3]})
+    originals = start.extra["original_centres"]
+    coastal = {p.id for p in EAGLES.map.provinces.values() if p.holds_fleets}
+    for number, power in enumerate(powers):
+        expected = sorted(("F " if number < 3 and c in coastal else "A ") + c for c in originals[power])
+        assert sorted(str(u) for u in start.units if u.power == power) == expected
+    assert any(u.type.letter == "F" for u in start.units)
+    again = PhaseLog("fleets")
+    assert EAGLES.opening(EAGLES.powers_in_play(6, again), again).extra == start.extra  # the same draw either way
+
+
 def test_the_extra_allied_centres_join_the_draw_only_with_more_than_ten_players() -> None:
     for count, sides, neutral in ((10, 20, 36 - 30 - 1), (11, 24, 40 - 33 - 1)):
         log = PhaseLog("many")

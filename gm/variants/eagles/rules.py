@@ -29,7 +29,7 @@ written for players in templates/rules/eagles.txt.j2. Each rule, and where it li
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -62,6 +62,9 @@ NEUTRAL = "Neutral"
 SAMPLE_PLAYERS = 6  # the start shown where no game draws one (the bench, the picture)
 SAMPLE_SEED = "eagles sample start"
 LIGHT, SEVERE = "light", "severe"
+FLEETS = "fleets"  # what a player asks for who wants fleets in its coastal original centres
+_FLEET_REQUEST_WORDS = frozenset({"fleet", "fleets", "with", "a", "instead", "in", "my", "the", "coastal", "coast",
+                                  "centres", "centers", "centre", "center", "please"})
 
 
 class Eagles(Variant):
@@ -115,9 +118,16 @@ class Eagles(Variant):
             roll.effect = f"{drawn[-1]}: general in {self.name_of(centre)}"
         return drawn
 
-    def opening(self, powers: Sequence[str], log: PhaseLog) -> Position:
+    def start_request(self, text: str) -> str | None:
+        """1: a player may ask, when joining, for fleets instead of armies in those of its original
+        centres that are coastal (``JOIN game fleets``); it does not know them yet."""
+        words = set(text.lower().replace(",", " ").split())
+        return FLEETS if words & {"fleet", "fleets"} and words <= _FLEET_REQUEST_WORDS else None
+
+    def opening(self, powers: Sequence[str], log: PhaseLog, requests: Mapping[str, str] | None = None) -> Position:
         """1: the players in turn (in the order of the general centres) each draw two allied
-        centres; an army in each original centre; 2: a defending army in every other centre."""
+        centres; an army in each original centre (a fleet in a coastal one for a player who asked
+        for fleets); 2: a defending army in every other centre."""
         generals = {p: c for c, p in self.general_of.items()}
         order = sorted(powers, key=lambda p: self.general_centres.index(generals[p]))
         pool = list(self.allied_centres) + (list(self.extra_allied) if len(powers) >= self.extra_from else [])
@@ -129,7 +139,9 @@ class Eagles(Variant):
                 mine.append(pool.pop(roll.value - 1))
                 roll.effect = f"{self.name_of(mine[-1])} allies itself with {power}"
             originals[power] = tuple(mine)
-        units = [Unit(p, ARMY, Location(c)) for p, cs in originals.items() for c in cs]
+        fleets = {p for p, asked in (requests or {}).items() if asked == FLEETS}
+        units = [Unit(p, FLEET if p in fleets and self.map.provinces[c].holds_fleets else ARMY, Location(c))
+                 for p, cs in originals.items() for c in cs]
         centres = {c: p for p, cs in originals.items() for c in cs}
         taken = set(centres) | self.undefended
         units += [Unit(NEUTRAL, ARMY, Location(c)) for c in sorted(self.centres_in_play(len(powers)) - taken)]
@@ -208,6 +220,13 @@ class Eagles(Variant):
                          and u.power != power} | ({order.owner} if order.owner else set()))
         if order.owner == power:
             return "a fleet does not attack its own power's fleets"
+        if order.owner is None and not owners:
+            return (f"no other power's fleet is in {self.name_of(there)} to attack (to attack fleets sailing in, "
+                    f"name their power: {order.unit} attacks {order.target} (<power>))")
+        if order.owner is not None and not any(
+                u.power == order.owner and u.type is FLEET
+                and (u.location.province == there or self.destinations(u, there)) for u in position.units):
+            return f"{order.owner} has no fleet in or next to {self.name_of(there)} to attack"
         if order.owner is None and len(owners) != 1:
             return (f"say whose fleets in {self.name_of(there)} are attacked: "
                     f"{order.unit} attacks {order.target} (<power>)")
