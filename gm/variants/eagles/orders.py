@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from gm.domain.orders import Order, UnitRef, Words
 from gm.orders import Cursor, OrderGrammar, verbs
+from gm.orders.tokens import OPEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,10 @@ class Attack(Order):
 
 def _attacks(unit: UnitRef | None, c: Cursor) -> Order:
     """ "F MIN attacks F MIN (Alexandria)" attacks fleets; "F MIN attacks Carthago" moves."""
+    after = c.peek()
+    if after is None or after.kind == OPEN:
+        raise c.error('missing what is attacked after "attacks": a province to move to, or a fleet: '
+                      "F <sea> attacks F <sea> (<power>)")
     if not c.starts_typed_unit():
         return verbs.move(unit, c)
     if unit is None:

@@ -180,7 +180,7 @@ class Eagles(Variant):
             raise Illegal("a fleet attacks only fleets")
         here, there = unit.location.province, order.target.province
         if there not in self.map.provinces or self.map.provinces[there].terrain is Terrain.LAND:
-            raise Illegal(f"no fleet can be in {there}")
+            raise Illegal(f"no fleet can be in {self.name_of(there) if there in self.map.provinces else there}")
         if here == there and here not in self.seas:
             raise Illegal("a fleet in port attacks along the coast, not its own port")
         if here != there and not self.can_support_into(unit, there):
