@@ -185,7 +185,9 @@ def review_declarations(variant: Variant, position: Position,
                         submitted: Sequence[tuple[str, Declaration]]) -> list[Ruling]:
     """Declarations given in a retreat or adjustment phase, judged by the variant."""
     reviewer = _MovementReview(variant, _Board(position.units), position)
-    return [reviewer.declaration(power, order) for power, order in submitted]
+    rulings = [reviewer.declaration(power, order) for power, order in submitted]
+    variant.review_on_board(position, rulings)
+    return rulings
 
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:

@@ -289,8 +289,9 @@ class Variant:
     def review_on_board(self, position: Position, rulings: Sequence[Ruling]) -> None:
         """Refuse (``ruling.illegal = why``) the orders the variant's rules forbid because of the
         state of the board (a fleet damaged by a storm, a unit no player commands). Asked once
-        per review of a movement phase, each order already reviewed alone; the last legal order
-        for a unit then counts. Orders are checked so on submission too."""
+        per review of a movement phase, each order already reviewed alone (the last legal order
+        for a unit then counts), and of the declarations of a retreat or adjustment phase.
+        Orders are checked so on submission too."""
 
     def prepare_movement(self, position: Position, submitted: Sequence[tuple[str, Order]]
                          ) -> tuple[Position, Sequence[tuple[str, Order]]]:
@@ -390,6 +391,13 @@ class Variant:
         """May its power remove the unit in any adjustment phase, beyond the removals it owes
         (a hired army it no longer wants)?"""
         return False
+
+    def orders_owed(self, adjustment: Adjustment) -> int:
+        """How many orders a power must give in an adjustment phase (builds or waives, removals):
+        one per build it may make where it has room, one per removal it owes."""
+        if adjustment.count < 0:
+            return -adjustment.count
+        return min(adjustment.count, len(adjustment.build_sites))
 
     def adjustments(self, position: Position) -> list[Adjustment]:
         centres = _tally(position.centres.values())

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.adjustments import resolve_adjustments
-from gm.adjudicator.legality import review_movement, review_retreats
+from gm.adjudicator.legality import review_declarations, review_movement, review_retreats
 from gm.adjudicator.variant import Variant
 from gm.domain.orders import Build, Declaration, Disband, Order, Waive
 from gm.domain.phases import PhaseKind
@@ -98,14 +98,19 @@ def check_orders(variant: Variant, position: Position, power: str, orders: list[
     if kind is PhaseKind.MOVEMENT:
         board, prepared = variant.prepare_movement(position, submitted)
         return [ruling.illegal for ruling in review_movement(variant, board, prepared)]
+    # Declarations stand beside a retreat or adjustment phase's own orders, as the engine judges them.
+    declared = iter(review_declarations(variant, position, [(power, o) for o in orders if isinstance(o, Declaration)]))
+    own = [o for o in orders if not isinstance(o, Declaration)]
     if kind is PhaseKind.RETREATS:
-        return [ruling.illegal for ruling in review_retreats(variant, position, submitted)]
-    reasons: list[str | None] = []
-    for order in orders:
-        outcome = resolve_adjustments(variant, position, [(power, order)]).outcomes[0]
-        reasons.append(None if outcome.succeeded else
-                       outcome.detail or (outcome.reason.value if outcome.reason else "refused"))
-    return reasons
+        verdicts = iter([ruling.illegal for ruling in review_retreats(variant, position, [(power, o) for o in own])])
+    else:
+        verdicts = iter([_adjustment_problem(variant, position, power, o) for o in own])
+    return [next(declared).illegal if isinstance(o, Declaration) else next(verdicts) for o in orders]
+
+
+def _adjustment_problem(variant: Variant, position: Position, power: str, order: Order) -> str | None:
+    outcome = resolve_adjustments(variant, position, [(power, order)]).outcomes[0]
+    return None if outcome.succeeded else outcome.detail or (outcome.reason.value if outcome.reason else "refused")
 
 
 def needed(variant: Variant, position: Position) -> dict[str, int]:
@@ -120,10 +125,9 @@ def needed(variant: Variant, position: Position) -> dict[str, int]:
             counts[entry.unit.power] = counts.get(entry.unit.power, 0) + 1
     else:
         for adjustment in variant.adjustments(position):
-            if adjustment.count < 0:
-                counts[adjustment.power] = -adjustment.count
-            elif adjustment.count > 0 and adjustment.build_sites:
-                counts[adjustment.power] = min(adjustment.count, len(adjustment.build_sites))
+            owed = variant.orders_owed(adjustment)
+            if owed > 0:
+                counts[adjustment.power] = owed
     return counts
 
 

@@ -8,11 +8,12 @@ from pathlib import Path
 from gm.adjudicator.variant import Variant
 from gm.maps.loader import MAPS_DIR, available_maps, load_map
 from gm.maps.model import GameMap
-from gm.variants import classical, eagles, rise_of_rome_ii, roman_diplomacy, standard
+from gm.variants import classical, diplomacy_of_the_empire, eagles, rise_of_rome_ii, roman_diplomacy, standard
 
 RULES: dict[str, Callable[[GameMap], Variant]] = {
     "standard": standard.make,
     "classical": classical.make,
+    "diplomacy-of-the-empire": diplomacy_of_the_empire.make,
     "eagles": eagles.make,
     "rise-of-rome-ii": rise_of_rome_ii.make,
     "roman-diplomacy-i": roman_diplomacy.make_i,
