@@ -409,6 +409,21 @@ class Variant:
             result.append(Adjustment(power, count, sites))
         return result
 
+    def shown_adjustments(self, position: Position) -> list[Adjustment]:
+        """The builds and removals the results announce for the adjustment phase ahead (a variant
+        whose builds are bounded by something else, money, shows that in ``state_report``)."""
+        return self.adjustments(position)
+
+    def state_report(self, position: Position) -> list[tuple[str, list[str]]]:
+        """What the results tell every player of the variant's own state at the start of the
+        phase ahead, as sections (title, lines): treasuries and prices before a build phase."""
+        return []
+
+    def orders_note(self, position: Position, power: str, orders: Sequence[Order]) -> list[str]:
+        """What a player should know of its current order set as a whole, in the reply to its
+        orders (what its builds cost against its treasury)."""
+        return []
+
     def build_sites(self, position: Position, power: str) -> frozenset[str]:
         occupied = {u.location.province for u in position.units}
         home = self.map.powers[power].home

@@ -230,6 +230,7 @@ def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missin
     lines += [hang(f"  {namer.order(o)}", 6) for o in orders] or ["  (none)"]
     if missing:
         lines.append(hang("Still without orders: " + ", ".join(missing), 4))
+    lines += [hang(line, 4) for line in ctx.services.variant_of(game).orders_note(position, power, orders)]
     lines.append(deadline_line(ctx, game))
     return lines
 

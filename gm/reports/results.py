@@ -57,7 +57,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
                             "count": len(owned), "units": units})
     adjustments = []
     if nxt.phase.kind is PhaseKind.ADJUSTMENTS:
-        for adjustment in variant.adjustments(nxt):
+        for adjustment in variant.shown_adjustments(nxt):
             if adjustment.count:
                 adjustments.append({"power": adjustment.power, "count": adjustment.count,
                                     "sites": len(adjustment.build_sites)})
@@ -75,6 +75,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "announcements": list(report.announcements),
         "centres": centres,
         "adjustments": adjustments,
+        "state_report": variant.state_report(nxt),
         "next_title": variant.title(nxt.phase),
         "next_code": str(nxt.phase),
         "winner": report.winner,

@@ -10,6 +10,8 @@ import pytest
 
 from gm.adjudicator.phaselog import PhaseLog
 from gm.interchange import adjudicate_json
+from gm.orders import OrderGrammar, parse_line
+from gm.store.codec import decode_position
 from gm.variants.catalog import VariantCatalog
 
 CATALOG = VariantCatalog()
@@ -331,3 +333,33 @@ def test_the_last_claimant_standing_wins() -> None:
                            "MES": "Italia", "NUM": "Italia"})
     assert adjudicate("S-43M", {"Italia": ["I ITA"]}, extra=extra)["winner"] == "Italia"
     assert adjudicate("S-43M", {"Italia": ["I ITA"], "Numidia": ["I CEA"]}, extra=extra)["winner"] is None
+
+
+# -- what the mails show: accounts, prices, what orders cost ---------------------------------------
+
+def test_before_a_build_phase_the_results_show_every_claimants_accounts_and_the_prices() -> None:
+    extra = state(treasury={"Hispania": 5}, control={"HIS": "Hispania", "LUS": "Hispania"},
+                  cities={"HIS": city("Hispania", True, True)})
+    fall = adjudicate("F-43M", {"Hispania": ["I HIS", "I LUS"]}, extra=extra)
+    position = EMPIRE.calendar.parse(fall["next_phase"])
+    board = decode_position(EMPIRE, {"phase": str(position), "units": fall["units"], "centres": {},
+                                      "extra": fall["extra"]})
+    (accounts, prices) = EMPIRE.state_report(board)
+    assert accounts[0] == "Accounts for the build phase"
+    assert "Hispania: 25 talents (tribute 20), upkeep 20 for 2 units, 5 to spend" in accounts[1]
+    assert prices == ("Prices in talents", ["Infantry 10, Cavalry 20, Catapult 30, Fleet 20; city 30, fort 50 with a "
+                                            "new city or 20 on a city; upkeep 10 a unit"])
+    assert EMPIRE.shown_adjustments(board) == []  # builds are bounded by money, shown in the accounts
+
+
+def test_the_reply_to_build_orders_says_what_they_cost() -> None:
+    board = decode_position(EMPIRE, {"phase": "W-43A", "units": {"Hispania": ["I LUS"]}, "centres": {},
+                                     "extra": state(treasury={"Hispania": 45}, control={"HIS": "Hispania", "LUS": "Hispania"},
+                                                    cities={"HIS": city("Hispania", True, True)})})
+    grammar = OrderGrammar.for_variant(EMPIRE)
+    orders = [parse_line(line, grammar).order for line in ("BUILD C HIS", "BUILD CITY Lusitania")]
+    assert EMPIRE.orders_note(board, "Hispania", orders[:1]) == [
+        "Your builds cost 20 talents of the 35 talents you have after upkeep."]
+    assert EMPIRE.orders_note(board, "Hispania", orders) == [
+        "Your builds cost 50 talents of the 35 talents you have after upkeep: more than you have, so every build "
+        "would fail."]
