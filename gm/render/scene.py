@@ -10,6 +10,7 @@ drawn from its state between the provinces and the units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.variant import Variant
@@ -21,6 +22,7 @@ from gm.domain.units import Unit, UnitType
 from gm.render import style
 from gm.render.layers import DrawsMapLayers, MapPen, Pattern
 from gm.render.order_marks import Cross, OrderMarks, Stroke, draw_orders
+from gm.render.room import Room
 from gm.render.shapes import MapShapes, ProvinceShape, load_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
 
@@ -261,9 +263,16 @@ class _Spots:
         if spot is not None:
             self.waiting.setdefault(dislodged_offset(spot) if piece.dislodged else spot, []).append(piece)
 
+    def room(self, pieces: list[Piece]) -> Room | None:
+        """The area the units of one spot are drawn in: their province's (dislodged units stand
+        off their spot, beside the units that beat them)."""
+        if len(pieces) < 2 or pieces[0].dislodged:
+            return None
+        return _room(self.shapes.provinces[pieces[0].unit.location.province].path)
+
     def place(self) -> list[Placed]:
-        """Every unit's mark, the units of one spot side by side."""
-        placed = [mark for spot, pieces in self.waiting.items() for mark in lay_out(pieces, spot)]
+        """Every unit's mark, the units of one spot side by side, inside their province."""
+        placed = [mark for spot, pieces in self.waiting.items() for mark in lay_out(pieces, spot, self.room(pieces))]
         for mark in placed:
             unit = mark.piece.unit
             point = (mark.x, mark.y)
@@ -288,6 +297,11 @@ class _Spots:
         if spot is None:
             return None
         return dislodged_offset(spot) if dislodged else spot
+
+
+@lru_cache(maxsize=256)
+def _room(path: str) -> Room | None:
+    return Room.of_path(path)
 
 
 def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette, variant: Variant) -> None:

@@ -89,6 +89,9 @@ UNIT_SHAPES = {"army", "fleet", "star", "square", "hexagon", "diamond", "triangl
 # Half the width of each shape at scale 1, in units of UNIT_RADIUS (for laying out stacks).
 SHAPE_HALF_WIDTH = {"army": 1.0, "fleet": 1.4, "star": 1.0, "square": 0.9, "hexagon": 1.0, "diamond": 1.1,
                     "triangle": 1.05, "burst": 1.1}
+# Half the height of each shape at scale 1 (the larger of above and below its centre), likewise.
+SHAPE_HALF_HEIGHT = {"army": 1.0, "fleet": 0.85, "star": 1.1, "square": 0.9, "hexagon": 0.87, "diamond": 1.1,
+                     "triangle": 1.15, "burst": 1.1}
 DOUBLE_RIM = 1.3  # the second rim of a double unit, as a multiple of its shape
 
 
@@ -105,6 +108,10 @@ class UnitStyle:
     def half_width(self, double: bool) -> float:
         """Half the drawn width, in pixels (with the second rim when ``double``)."""
         return UNIT_RADIUS * SHAPE_HALF_WIDTH[self.shape] * self.scale * (DOUBLE_RIM if double else 1.0)
+
+    def half_height(self, double: bool) -> float:
+        """Half the drawn height, in pixels (with the second rim when ``double``)."""
+        return UNIT_RADIUS * SHAPE_HALF_HEIGHT[self.shape] * self.scale * (DOUBLE_RIM if double else 1.0)
 
 
 UNIT_STYLES: dict[str, UnitStyle] = {
@@ -125,6 +132,9 @@ UNIT_STYLE_FALLBACK = UnitStyle("hexagon")
 STACK_GAP = 3.0  # between the marks of units sharing a province
 STACK_ROW = 4  # marks side by side in a row; past that, identical units are counted on one mark
 BADGE_RADIUS = 6.5
+BADGE_CORNER = 0.9  # the badge's centre from the mark's, right and up, in units of UNIT_RADIUS
+STACK_SHRINK = 0.8  # the marks of a stack too big for its province at full size, drawn this much smaller
+STACK_ROW_COST = 20.0  # a stack that does not fit its province: an extra row is worth moving this far
 
 # -- a variant's own layers (gm.render.layers) -------------------------------------------------
 MARK_INK = "#5b4636"  # a layer drawn in no power's colour

@@ -15,8 +15,9 @@ from gm.domain.orders import Move, SupportMove
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.render import render_phase_png, render_phase_svg, style
 from gm.render.layers import DrawsMapLayers
-from gm.render.scene import Scene, UnitMark, build_scene
-from gm.render.stacks import unit_style
+from gm.render.scene import Scene, UnitMark, build_scene, unit_mark
+from gm.render.shapes import load_shapes
+from gm.render.stacks import Piece, lay_out, unit_style
 from tests.engine.deltas import (
     CATAPULT,
     CAVALRY,
@@ -62,6 +63,12 @@ def half_width(mark: UnitMark) -> float:
     return style.UnitStyle(mark.shape, mark.scale, mark.double).half_width(mark.double) + badge
 
 
+def half_height(mark: UnitMark) -> float:
+    """The height a mark takes, up and down alike: its shape, or its count's badge above its corner."""
+    badge = mark.scale * (style.BADGE_CORNER * style.UNIT_RADIUS + style.BADGE_RADIUS) if mark.count > 1 else 0.0
+    return max(style.UnitStyle(mark.shape, mark.scale, mark.double).half_height(mark.double), badge)
+
+
 def marks_by_spot(scene: Scene, variant, board) -> dict[str, list[UnitMark]]:  # type: ignore[no-untyped-def]
     """The unit marks of each province, found as the marks nearest its spot."""
     from gm.render.shapes import load_shapes
@@ -79,7 +86,7 @@ def assert_apart(marks: list[UnitMark]) -> None:
     for i, a in enumerate(marks):
         for b in marks[i + 1:]:
             apart_x = abs(a.x - b.x) >= half_width(a) + half_width(b) - 1e-6
-            apart_y = abs(a.y - b.y) >= half_width(a) + half_width(b) - 1e-6
+            apart_y = abs(a.y - b.y) >= half_height(a) + half_height(b) - 1e-6
             assert apart_x or apart_y, f"{a} overlaps {b}"
 
 
@@ -131,6 +138,75 @@ def test_many_kinds_in_one_sea_wrap_into_rows() -> None:
     scene = build_scene(seas, board)
     assert len(scene.units) == 6 and len({round(m.y, 3) for m in scene.units}) == 2
     assert_apart(scene.units)
+
+
+def area_of(variant, province: str):  # type: ignore[no-untyped-def]
+    """The province's area as drawn (its rings filled even-odd), as a shapely geometry."""
+    from shapely.geometry import Polygon
+
+    area = None
+    for ring in re.findall(r"M([^MZ]+)Z", load_shapes(variant.map.name).provinces[province].path):
+        polygon = Polygon([tuple(map(float, point.split())) for point in ring.split("L")])
+        area = polygon if area is None else area.symmetric_difference(polygon)
+    return area
+
+
+def footprint(mark: UnitMark):  # type: ignore[no-untyped-def]
+    from shapely.geometry import box
+
+    w, h = half_width(mark), half_height(mark)
+    return box(mark.x - w, mark.y - h, mark.x + w, mark.y + h)
+
+
+@pytest.mark.parametrize(("sea", "count"), [("MIN", 2), ("SMI", 3), ("MGA", 5), ("MTY", 5)])
+def test_a_stack_too_wide_for_its_sea_around_the_spot_is_drawn_inside_the_sea(sea: str, count: int) -> None:
+    seas = Seas()
+    powers = list(seas.map.powers)[:count]
+    board = position(seas, "S118M", {p: [f"F {sea}"] for p in powers})
+    scene = build_scene(seas, board)
+    area = area_of(seas, sea)
+    spot = load_shapes(seas.map.name).provinces[sea].unit
+    in_rows = lay_out([Piece(u, unit_style(u.type), False) for u in board.units], spot)  # as stacks stood before
+    assert not all(area.contains(footprint(unit_mark(p, "#000000"))) for p in in_rows)
+    assert sorted(m.fill for m in scene.units) == sorted(style.normal(seas.map.powers[p].colour) for p in powers)
+    assert all(area.contains(footprint(m)) for m in scene.units), [m for m in scene.units
+                                                                  if not area.contains(footprint(m))]
+    assert_apart(scene.units)
+
+
+def test_a_stack_too_big_for_a_narrow_sea_is_drawn_smaller_inside_it_and_at_worst_centred_in_it() -> None:
+    seas = Seas()
+    powers = list(seas.map.powers)
+    shrunk = build_scene(seas, position(seas, "S118M", {p: ["F MCR"] for p in powers[:3]})).units
+    assert {m.scale for m in shrunk} == {style.STACK_SHRINK}
+    assert all(area_of(seas, "MCR").contains(footprint(m)) for m in shrunk)
+    assert_apart(shrunk)
+    tiny = build_scene(seas, position(seas, "S118M", {p: ["F PRO"] for p in powers[:3]})).units
+    from shapely.geometry import Point
+
+    assert all(area_of(seas, "PRO").contains(Point(m.x, m.y)) for m in tiny)  # no room for the whole marks
+    assert_apart(tiny)
+
+
+def test_a_stack_that_fits_around_its_spot_stays_there() -> None:
+    seas = Seas()
+    spot = load_shapes(seas.map.name).provinces["OAT"].unit
+    marks = build_scene(seas, position(seas, "S118M", {p: ["F OAT"] for p in list(seas.map.powers)[:3]})).units
+    assert {round(m.y, 6) for m in marks} == {spot[1]} and sum(m.x for m in marks) / 3 == pytest.approx(spot[0])
+    assert {m.scale for m in marks} == {1.0}
+
+
+def test_a_provinces_room_is_its_area_with_holes() -> None:
+    from gm.render.room import Room, nearest_fit
+
+    room = Room.of_path("M0 0L100 0L100 100L0 100ZM40 40L60 40L60 60L40 60Z")  # a sea with an island
+    assert room is not None
+    assert room.contains(10, 10) and not room.contains(50, 50) and not room.contains(150, 50)
+    assert room.holds((5, 5, 35, 35)) and not room.holds((30, 30, 45, 45)) and not room.holds((90, 90, 110, 95))
+    assert not room.holds((30, 30, 70, 70))  # around the island: its coast crosses the box
+    assert nearest_fit(room, (50, 50), [(-10, -10, 10, 10)]) in {(50.0, 29.0), (29.0, 50.0), (50.0, 71.0), (71.0, 50.0)}
+    assert nearest_fit(room, (50, 50), [(-60, -5, 60, 5)]) is None
+    assert Room.of_path("M0 0C10 10 20 20 30 0Z") is None  # curves: no room known, the spot as ever
 
 
 @pytest.mark.parametrize(("unit_type", "shape", "double"), [
