@@ -459,6 +459,10 @@ class Variant:
         leaders = [p for p, n in _tally(position.centres.values()).items() if n >= need]
         return leaders[0] if len(leaders) == 1 else None
 
+    def draw_problem(self, powers: Sequence[str]) -> str | None:
+        """Why the rules allow no draw among these powers (all still in the game), or None."""
+        return None
+
     def drawn(self, position: Position) -> tuple[str, ...]:
         """The powers the game ends in a draw between, when the variant's rules end it so (several
         reaching victory at once, say); none: the game goes on."""

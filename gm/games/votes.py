@@ -13,14 +13,16 @@ from gm.store.models import Game, GameStatus, Seat, SeatStatus
 
 
 def survivors(services: Services, game: Game) -> list[str]:
-    position = services.position_of(game)
-    alive = {u.power for u in position.units} | set(position.centres.values())
+    alive = services.variant_of(game).in_play(services.position_of(game))
     return [s.power for s in current_seats(game) if s.power in alive]
 
 
 def vote_draw(services: Services, session: Session, game: Game, power: str, agree: bool) -> bool:
     """Record a power's draw vote; returns True when the game has ended in a draw."""
     seat = _voter(services, game, power)
+    problem = services.variant_of(game).draw_problem(survivors(services, game)) if agree else None
+    if problem:
+        raise GameError(problem)
     seat.draw_vote = agree
     services.audit(session, game, seat.player.email if seat.player else power, "draw-vote", power=power, agree=agree)
     settings = services.settings_of(game)

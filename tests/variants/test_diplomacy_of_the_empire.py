@@ -363,3 +363,10 @@ def test_the_reply_to_build_orders_says_what_they_cost() -> None:
     assert EMPIRE.orders_note(board, "Hispania", orders) == [
         "Your builds cost 50 talents of the 35 talents you have after upkeep: more than you have, so every build "
         "would fail."]
+
+
+def test_a_draw_includes_two_or_three_claimants() -> None:
+    assert EMPIRE.draw_problem(["Italia", "Numidia"]) is None
+    assert EMPIRE.draw_problem(["Italia", "Numidia", "Egyptus"]) is None
+    assert EMPIRE.draw_problem(["Italia", "Numidia", "Egyptus", "Galatia"]) == (
+        "a draw includes two or three claimants, and 4 are still in the game")

@@ -538,6 +538,12 @@ class DiplomacyOfTheEmpire(Variant):
         with_units = {u.power for u in position.units}
         return {p for p in state.treasury if p in with_units or not self._home_lost(state, p)}
 
+    def draw_problem(self, powers: Sequence[str]) -> str | None:
+        """11: a draw splits the empire in two or forms a triumvirate, never more."""
+        if len(powers) > 3:
+            return f"a draw includes two or three claimants, and {len(powers)} are still in the game"
+        return None
+
     def winner(self, position: Position) -> str | None:
         left = self.in_play(position)
         return next(iter(left)) if len(left) == 1 else None
