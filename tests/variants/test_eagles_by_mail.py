@@ -129,6 +129,9 @@ def test_a_game_of_eagles_by_mail(world: World) -> None:  # noqa: F811
         general = variant.map.provinces[variant.map.rules["general_centre_of_power"][power]].name
         assert any(r["effect"] == f"{power}: general in {general}" for r in setup[:6])
     position = world.services.position_of(game)
+    listed = {line.split(":")[0].strip() for line in start.body.split("Starting position")[1].split("\n\n")[0].splitlines()[1:]
+              if line.startswith("  ") and not line.startswith("   ")}
+    assert listed == set(power_of.values()) | {"Neutral"}  # the powers in play, and the neutral defenders
     fleets = {u.power for u in position.units if u.type.letter == "F"}
     assert fleets == {power_of[p] for p in ASK_FOR_FLEETS}  # each of the three has a coastal original centre
 
