@@ -15,10 +15,12 @@ is called for every picture of the variant's boards and draws through ``pen``, a
             pen.marker(centre, "cross", "sacked centre")
 
 Tints shade a province (``fill``, ``hatch`` or ``dots``), markers stand at a province (on
-its supply-centre mark for ``ring`` and ``cross``, which mark the centre itself; beside it,
-or under the province's name, for the others), links join two provinces. Each takes a
-power (drawn in its colour) or a colour, and a legend: each legend appears once under the
-picture, with a sample.
+its supply-centre mark for ``ring`` and ``cross``, which mark the centre itself; for the
+others, in a row beside it, past its ring if it has one, or in a province without one, from
+a spot clear of its units and its name), links join two provinces (from the first marker
+beside each, as a road joins two cities' marks; else from its centre mark or unit spot). Each
+takes a power (drawn in its colour) or a colour, and a legend: each legend appears once under
+the picture, with a sample. All are drawn under the orders and the units.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit, UnitType
 from gm.render import style
-from gm.render.layers import DrawsMapLayers, MapPen, Pattern
+from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
 from gm.render.order_marks import Cross, OrderMarks, Stroke, draw_orders
 from gm.render.room import Room
 from gm.render.shapes import MapShapes, ProvinceShape, load_shapes
@@ -340,25 +340,31 @@ def _tint_fill(pattern: Pattern, colour: str, patterns: dict[tuple[Pattern, str]
 
 
 def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern]) -> None:
-    """The variant's tints, links and markers in picture coordinates."""
+    """The variant's tints, links and markers in picture coordinates. A link ends at the first
+    marker standing beside each of its provinces (a road between two cities' marks), else at
+    the province's supply-centre mark or unit spot."""
     scene.tint_patterns = list(patterns.values())
     for tint in pen.tints:
         opacity = style.TINT_OPACITY if tint.pattern is Pattern.FILL else 1.0
         scene.tints.append(TintArea(shapes.provinces[tint.province].path, _tint_fill(tint.pattern, tint.colour, patterns),
                                     opacity))
-    for link in pen.links:
-        a, b = _anchor(shapes.provinces[link.a]), _anchor(shapes.provinces[link.b])
-        scene.links.append(LinkMark(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}", link.colour,
-                                    style.outline_for(link.colour), link.dashed))
     beside: dict[str, int] = {}  # markers already standing beside each province's mark
+    first: dict[str, Point] = {}  # the first of them
+    ringed = {m.province for m in pen.markers if m.symbol is Symbol.RING}
     for marker in pen.markers:
         shape = shapes.provinces[marker.province]
         if marker.symbol.on_centre:
             x, y = _anchor(shape)
         else:
-            x, y = _beside(shape, beside.get(marker.province, 0))
+            x, y = _beside(shape, beside.get(marker.province, 0), marker.province in ringed)
             beside[marker.province] = beside.get(marker.province, 0) + 1
+            first.setdefault(marker.province, (x, y))
         scene.markers.append(MarkerMark(x, y, marker.symbol.value, marker.colour, style.outline_for(marker.colour)))
+    for link in pen.links:
+        a = first.get(link.a) or _anchor(shapes.provinces[link.a])
+        b = first.get(link.b) or _anchor(shapes.provinces[link.b])
+        scene.links.append(LinkMark(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}", link.colour,
+                                    style.outline_for(link.colour), link.dashed))
 
 
 def _anchor(shape: ProvinceShape) -> Point:
@@ -366,12 +372,36 @@ def _anchor(shape: ProvinceShape) -> Point:
     return shape.centre if shape.centre is not None else shape.unit
 
 
-def _beside(shape: ProvinceShape, index: int) -> Point:
-    """The ``index``-th marker of a province: right of its supply-centre mark, else under its name."""
+def _beside(shape: ProvinceShape, index: int, ringed: bool = False) -> Point:
+    """The ``index``-th marker of a province: right of its supply-centre mark (and of the ring
+    around it, if one is drawn), else from the first spot around its units that is clear of
+    them and of its name, inside it."""
     step = 2 * style.MARK_SIZE + 2
     if shape.centre is not None:
-        return shape.centre[0] + style.CENTRE_RADIUS + 2 + style.MARK_SIZE + index * step, shape.centre[1]
-    return shape.label[0] + index * step, shape.label[1] + 13
+        gap = style.CENTRE_RADIUS + 2 + style.MARK_SIZE + (style.RING_GAP if ringed else 0.0)
+        return shape.centre[0] + gap + index * step, shape.centre[1]
+    x, y = _mark_spot(shape.id, shape.path, shape.unit, shape.label)
+    return x + index * step, y
+
+
+@lru_cache(maxsize=1024)
+def _mark_spot(pid: str, path: str, unit: Point, label: Point) -> Point:
+    """Where the markers of a province without a supply-centre mark start: tried where the shape
+    builder tries a centre mark (below, above, right, left of the units, then the corners,
+    then farther out), the first whose marker stands inside the province and clear of the
+    units' mark and of the name; under the name if none is."""
+    k = style.MARK_SIZE + 1.5
+    half_w, half_h = (len(pid) * style.LABEL_CHAR_WIDTH + 2) / 2 + 1.5, style.LABEL_HEIGHT / 2 + 1.5
+    room = _room(path)
+    ux, uy = unit
+    for reach in (style.UNIT_RADIUS + style.MARK_SIZE + 4, style.UNIT_RADIUS + style.MARK_SIZE + 14):
+        for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)):
+            x, y = ux + dx * reach, uy + dy * reach
+            if abs(x - label[0]) < half_w + k and abs(y - label[1]) < half_h + k:
+                continue
+            if room is None or room.holds((x - k, y - k, x + k, y + k)):
+                return x, y
+    return label[0], label[1] + 13
 
 
 def _mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], width: int,

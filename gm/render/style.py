@@ -20,6 +20,7 @@ BACKGROUND = "#fbf8f1"
 
 UNIT_RADIUS = 10.0
 CENTRE_RADIUS = 4.5
+LABEL_CHAR_WIDTH, LABEL_HEIGHT = 7.2, 11.0  # a province's name: bold 10.5 px capitals (as shapes_layout.Layout)
 TITLE_HEIGHT = 38
 LEGEND_ROW = 28
 OWNER_TINT = 0.45  # how much of the owner's colour fills an owned province
@@ -142,3 +143,4 @@ MARK_SIZE = 4.5  # half the width of a marker
 TINT_OPACITY = 0.55  # a filled tint over the province's own colour
 HATCH_SPACING = 7.0
 LINK_WIDTH = 2.6
+RING_GAP = 4.0  # markers beside a ringed centre mark stand this much farther out, clear of the ring

@@ -554,6 +554,13 @@ class DiplomacyOfTheEmpire(Variant):
                          rng: random.Random) -> list[tuple[str, Order]]:
         return play.plausible_orders(self, position, orders, rng)
 
+    # -- the picture (gm.render.layers.DrawsMapLayers): cities, forts, capitals, roads, control --
+
+    def map_layers(self, position: Position, pen: object) -> None:
+        from gm.variants.diplomacy_of_the_empire import picture
+
+        picture.map_layers(position, pen)
+
 
 def _fail(result: OrderResult, why: str) -> None:
     result.succeeded = False
