@@ -340,4 +340,5 @@ def game_summary(services: Services, session: Session, game: Game) -> list[dict[
             "centres": len(position.centres_of(power)),
             "units": len(position.units_of(power)),
         })
-    return sorted(summary, key=lambda s: (-s["centres"], s["power"]))
+    counted = "centres" if services.variant_of(game).map.supply_centres else "units"  # no centres: the units left
+    return sorted(summary, key=lambda s: (-s[counted], s["power"]))

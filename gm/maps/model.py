@@ -73,6 +73,8 @@ class GameMap:
 
     @cached_property
     def supply_centres(self) -> frozenset[str]:
+        if self.rules.get("supply_centres") == "none":  # its powers' homes are marked only for the loader
+            return frozenset()
         return frozenset(p.id for p in self.provinces.values() if p.supply_centre)
 
     @cached_property

@@ -49,7 +49,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
     nxt = report.next
     ownership_changed = dict(nxt.centres) != dict(before.centres) or nxt.phase.kind is PhaseKind.ADJUSTMENTS
     centres = []
-    if ownership_changed or before.phase.kind is not PhaseKind.MOVEMENT:
+    if variant.map.supply_centres and (ownership_changed or before.phase.kind is not PhaseKind.MOVEMENT):
         for power in list(variant.map.powers) or sorted(variant.in_play(nxt) | variant.in_play(before)):
             owned = [namer.place(Location(c)) for c in sorted(nxt.centres) if nxt.centres[c] == power]
             units = len(nxt.units_of(power))

@@ -187,6 +187,7 @@ def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noq
         position = board(phase, "position_after")
         state = EmpireState.of(position)
         text = _flat(said[phase])
+        assert "Supply centres" not in text  # the variant has none
         if position.phase.kind is PhaseKind.ADJUSTMENTS:
             assert "Accounts for the build phase:" in text and "Prices in talents:" in text
             for power in PLAYERS:
@@ -232,3 +233,4 @@ def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noq
     for address in PLAYERS.values():
         (end,) = post.mails(to=address, kind="end")
         assert f"The game {GAME} is over." in end.body and "The other players conceded to Numidia." in end.body
+        assert "centres" not in end.body.split("Final standing:")[1] and " units" in end.body.split("Final standing:")[1]

@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
-from gm.domain.orders import Build, Disband, MoveAlongPath, MoveThen, Order
+from gm.domain.orders import Build, Disband, Move, MoveAlongPath, MoveThen, Order
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
@@ -123,6 +123,9 @@ class DiplomacyOfTheEmpire(Variant):
             extra["six_players"] = True
         return start.replace(extra=extra)
 
+    def default_centres(self, units: Iterable[Unit]) -> dict[str, str]:
+        return {}  # no supply centres: what a claimant holds is ``extra.control``
+
     def tribute_value(self, position: Position, province: str) -> int:
         if position.extra.get("six_players") and province in self.six_player_tribute:
             return self.six_player_tribute[province]
@@ -139,9 +142,10 @@ class DiplomacyOfTheEmpire(Variant):
     def before_movement(self, effects: Effects) -> None:
         """6: a fortified city adds 1 to its owner's unit there while it does not move."""
         state = EmpireState.of(effects.position)
+        moving = {r.slot for r in effects.rulings if r.counts and isinstance(r.order, (Move, MoveAlongPath, MoveThen))}
         for slot, unit in enumerate(effects.position.units):
             city = state.cities.get(unit.location.province)
-            if city is not None and city.fort and city.owner == unit.power:
+            if city is not None and city.fort and city.owner == unit.power and slot not in moving:
                 effects.add_hold_strength(slot, 1, "fortified city: +1 while it holds")
 
     def reaches_otherwise(self, unit: Unit, province: str, position: Position) -> bool:
@@ -385,6 +389,26 @@ class DiplomacyOfTheEmpire(Variant):
             new_city.add(self.homes[power])  # a capital razed may be built again
         occupied = {u.location.province for u in position.units}
         return frozenset((connected | new_city) - occupied)
+
+    def build_site_refusal(self, position: Position, power: str, province: str) -> str:
+        """7: why no unit of ``power`` is built in ``province`` (there are no supply centres)."""
+        state = EmpireState.of(position)
+        name, home = self.name_of(province), self.homes[power]
+        if self._home_lost(state, power):
+            return f"{power} does not hold its home, {self.name_of(home)}: it builds no units until it takes it back"
+        if home not in state.cities and province != home:
+            return f"{power}'s capital is razed: it builds no units until it builds a city in {self.name_of(home)}"
+        city, connected = state.cities.get(province), self._connected(state, power)
+        mine = state.control.get(province) == power
+        joinable = mine and any(self.roads.may_join(province, c) for c in connected)  # a city built now
+        if city is None and province != home and not joinable:
+            far = f", and one built there now would not be joined by road to {power}'s capital"
+            return f"there is no city in {name}{far * mine}"
+        if city is not None and city.owner != power:
+            return f"the city of {name} is {city.owner}'s"
+        if city is not None and province not in connected:
+            return f"the city of {name} is not joined by roads to {power}'s capital"
+        return f"a unit stands in {name}"
 
     def kept_by_choice(self, unit: Unit) -> bool:
         return True  # 2: any unit may be disbanded in a build phase
