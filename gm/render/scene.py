@@ -194,7 +194,7 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     if isinstance(variant, DrawsMapLayers):
         variant.map_layers(position, pen)
     patterns = _tint_patterns(pen)
-    legend, legend_height = _legend(powers, position, palette, shapes.width)
+    legend, legend_height = _legend(powers, position, palette, shapes.width, bool(variant.map.supply_centres))
     mark_legend, mark_legend_height = _mark_legend(pen, patterns, shapes.width, legend_height)
     scene = Scene(
         width=shapes.width,
@@ -435,13 +435,17 @@ def _mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], 
     return placed, int(y - top) + style.LEGEND_ROW + 4
 
 
-def _legend(powers: list[str], position: Position, palette: Palette, width: int) -> tuple[list[LegendEntry], int]:
-    """One entry per power, in a grid of as few rows as fit the width (columns balanced)."""
+def _legend(powers: list[str], position: Position, palette: Palette, width: int,
+            with_centres: bool = True) -> tuple[list[LegendEntry], int]:
+    """One entry per power, in a grid of as few rows as fit the width (columns balanced); its
+    centres are counted where the map has supply centres."""
     items = []
     for power in powers:
         centres = len(position.centres_of(power))
         units = sum(1 for u in position.units if u.power == power)
-        detail = f"{centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}"
+        detail = f"{units} unit{'s' if units != 1 else ''}"
+        if with_centres:
+            detail = f"{centres} centre{'s' if centres != 1 else ''}, {detail}"
         items.append((power, palette.adjective(power), detail))
     if not items:
         return [], 0

@@ -281,6 +281,15 @@ def test_a_fort_costs_fifty_new_or_twenty_on_a_city_and_adds_one_to_its_owners_h
     assert outcome(held, "Italia", "I ITA - NAR")["outcome"] == "fails"  # 2 against 1 + 1
 
 
+def test_a_fort_helps_only_a_unit_that_does_not_move() -> None:
+    extra = state(cities={"NAR": city("Hispania", fort=True)}, control={"NAR": "Hispania"})
+    result = adjudicate("S-43M", {"Hispania": ["I NAR", "I HIS"]}, {"Hispania": ["I NAR - AQU", "I HIS S I NAR - AQU"]},
+                        extra=extra)
+    assert "notes" not in outcome(result, "Hispania", "I NAR - AQU")
+    held = adjudicate("S-43M", {"Hispania": ["I NAR"]}, {"Hispania": ["I NAR H"]}, extra=extra)
+    assert held["results"]["Hispania"][0]["notes"] == ["fortified city: +1 while it holds"]
+
+
 def test_a_razed_city_takes_its_roads_with_it() -> None:
     extra = state(treasury={"Hispania": 30}, cities=ROAD_CITIES | {"NAR": city("Hispania")}, roads=ROAD,
                   control={"HIS": "Hispania", "NAR": "Hispania"})
