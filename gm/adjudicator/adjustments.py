@@ -88,7 +88,7 @@ class _State:
         if location.province not in adjustment.build_sites or taken:
             if taken:
                 return fail(f"a unit is already being built in {province.name}")
-            return fail(f"{province.name} is not a free supply centre where {power} may build")
+            return fail(self.variant.build_site_refusal(self.position, power, location.province))
         unit_type = order.unit.type or self._implied_type(location)
         if unit_type is None:
             return fail(f"say whether to build an army or a fleet in {province.name}")

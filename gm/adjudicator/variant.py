@@ -429,6 +429,11 @@ class Variant:
         home = self.map.powers[power].home
         return frozenset(c for c in home if position.centres.get(c) == power and c not in occupied)
 
+    def build_site_refusal(self, position: Position, power: str, province: str) -> str:
+        """Why ``power`` may not build a unit in ``province``, not one of its ``build_sites``
+        (a variant builds elsewhere than in supply centres, and says why not there)."""
+        return f"{self.map.provinces[province].name} is not a free supply centre where {power} may build"
+
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return tuple(t for t in self.unit_types if t.mobility in (Mobility.LAND, Mobility.SEA))
 
