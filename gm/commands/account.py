@@ -11,7 +11,7 @@ from sqlalchemy import select
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games.lifecycle import GameError
-from gm.games.mailer import format_moment
+from gm.games.mailer import format_moment, reader_zone, zone_named
 from gm.games.notices import tell_gm
 from gm.games.passwords import hash_secret
 from gm.settings.reader import parse_duration
@@ -75,10 +75,14 @@ class Set(Command):
         ctx.services.mailer.queue(
             ctx.session, to=old, subject=f"{ctx.services.config.judge_name}: your address has changed",
             template="mail/announcement.txt.j2", kind="security", game_id=ctx.game.id if ctx.game else None,
-            game=ctx.game, zone=player.timezone, deadline=None,
+            game=ctx.game, zone=self._zone(ctx, player), deadline=None,
             text=f"Your address on this judge is now {new}. Mail from {old} no longer counts.",
         )
         return [f"Your address is now {new}; the judge writes to you there from now on."]
+
+    @staticmethod
+    def _zone(ctx: MailContext, player: Player) -> str:
+        return reader_zone(player.timezone, ctx.services.settings_of(ctx.game).schedule.zone.key if ctx.game else None)
 
     def timezone(self, ctx: MailContext, value: str) -> list[str]:
         player = self._player(ctx)
@@ -91,7 +95,7 @@ class Set(Command):
 
     def absence(self, ctx: MailContext, value: str) -> list[str]:
         player = self._player(ctx)
-        zone = ZoneInfo(player.timezone)
+        zone = zone_named(self._zone(ctx, player))
         parts = value.split()
         if len(parts) != 2:
             raise CommandError("write SET ABSENCE <from YYYY-MM-DD> <to YYYY-MM-DD>")
@@ -103,7 +107,7 @@ class Set(Command):
         game = ctx.require_game()
         tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: {ctx.seat.power if ctx.seat else ''} absent",
                 text=f"The player of {ctx.seat.power if ctx.seat else '?'} will be away from "
-                     f"{format_moment(starts, player.timezone)} to {format_moment(ends, player.timezone)}. "
+                     f"{format_moment(starts, self._zone(ctx, player))} to {format_moment(ends, self._zone(ctx, player))}. "
                      "Extend a deadline with SET DEADLINE if needed.")
         return [f"Your absence from {parts[0]} to {parts[1]} is noted; the game master has been told."]
 

@@ -17,7 +17,7 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from gm.commands.base import CommandError, MailContext
-from gm.games.mailer import format_moment
+from gm.games.mailer import format_moment, reader_zone
 from gm.games.notices import tell_gm
 from gm.store.models import AuditEntry, Game, Seat
 
@@ -105,6 +105,6 @@ def _report(ctx: MailContext, target: Target, failures: list[AuditEntry]) -> Non
         return
     services.mailer.queue(
         ctx.session, to=seat.player.email, subject=f"{services.config.judge_name}: {game.name}: wrong secrets for {seat.power}",
-        template="mail/announcement.txt.j2", kind="security", game_id=game.id, game=game, zone=seat.player.timezone,
-        deadline=None, text=text(seat.player.timezone),
+        template="mail/announcement.txt.j2", kind="security", game_id=game.id, game=game,
+        zone=reader_zone(seat.player.timezone, gm_zone), deadline=None, text=text(reader_zone(seat.player.timezone, gm_zone)),
     )

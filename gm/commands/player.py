@@ -12,6 +12,7 @@ from gm.commands.press import visible_press
 from gm.games import orderbook, votes
 from gm.games.lifecycle import GameError, current_seats, find_game, game_powers, join, maybe_start, power_named, seat_of
 from gm.games.mailer import format_moment, hang
+from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
 from gm.reports.names import Namer
 from gm.store.models import Game, GameStatus, PhaseRecord, Seat, SeatStatus
@@ -20,11 +21,10 @@ GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
 
 
 def reader_zone(ctx: MailContext) -> str:
+    game_zone = ctx.services.settings_of(ctx.game).schedule.zone.key if ctx.game is not None else None
     if ctx.seat is not None and ctx.seat.player is not None and not ctx.is_gm:
-        return ctx.seat.player.timezone
-    if ctx.game is not None:
-        return ctx.services.settings_of(ctx.game).schedule.zone.key
-    return "UTC"
+        return zone_seen(ctx.seat.player.timezone, game_zone)
+    return zone_seen(None, game_zone)
 
 
 def phase_title(ctx: MailContext, game: Game) -> str:
@@ -109,8 +109,8 @@ class Signon(Command):
         ctx.services.audit(ctx.session, game, ctx.sender, "signon-new-address", power=seat.power)
         ctx.services.mailer.queue(
             ctx.session, to=seat.player.email, subject=f"{ctx.services.config.judge_name}: {game.name}: your secret was used",
-            template="mail/announcement.txt.j2", kind="security", game_id=game.id, game=game, zone=seat.player.timezone,
-            deadline=None,
+            template="mail/announcement.txt.j2", kind="security", game_id=game.id, game=game,
+            zone=zone_seen(seat.player.timezone, ctx.services.settings_of(game).schedule.zone.key), deadline=None,
             text=f"Someone signed on as {seat.power} in {game.name} with your secret from another address, "
                  f"{ctx.sender}. The mail was refused. If it was you, send SET ADDRESS from this address; "
                  "if not, change your secret with SET PASSWORD.",

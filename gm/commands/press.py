@@ -11,6 +11,7 @@ from sqlalchemy import select
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games.lifecycle import current_seats, power_named
 from gm.store.models import Game, GameStatus, Press
+from gm.games.mailer import reader_zone
 
 
 class SendPress(Command):
@@ -81,7 +82,7 @@ class SendPress(Command):
             if seat.player is None or seat.power == sender:
                 continue
             if not recipients or seat.power in recipients:
-                addresses.append((seat.player.email, seat.player.timezone))
+                addresses.append((seat.player.email, reader_zone(seat.player.timezone, settings.schedule.zone.key)))
         if settings.gm.lower() != ctx.sender:
             addresses.append((settings.gm, settings.schedule.zone.key))  # the GM sees all press
         heading = f"Press from {signature} to {', '.join(recipients) if recipients else 'everyone'} in {game.name}"

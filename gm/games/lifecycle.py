@@ -46,11 +46,11 @@ def player_for(services: Services, session: Session, email: str, name: str = "",
     address = email.strip().lower()
     player = session.scalar(select(Player).where(Player.email == address))
     if player is None:
-        player = Player(email=address, name=name, timezone=timezone or "UTC", preferences={},
+        player = Player(email=address, name=name, timezone=timezone or "", preferences={},
                         created_at=services.clock.now())
         session.add(player)
         session.flush()
-    elif timezone and player.timezone == "UTC":
+    elif timezone and player.timezone in ("", "UTC"):
         player.timezone = timezone
     return player
 

@@ -32,6 +32,11 @@ def zone_named(name: str | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
+def reader_zone(own: str | None, game_zone: str | None = None) -> str:
+    """The zone a reader sees times in: its own if it set one, else the game's, else UTC."""
+    return own or game_zone or "UTC"
+
+
 def format_moment(moment: datetime | None, zone: str | None) -> str:
     """"Fri 10 Jan 2026 21:00 CET (Europe/Rome)" in the reader's own zone."""
     if moment is None:

@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.store.models import Game, Seat
+from gm.games.mailer import reader_zone
 
 
 def recipients(services: Services, game: Game) -> list[tuple[str, str, Seat | None]]:
@@ -16,7 +17,7 @@ def recipients(services: Services, game: Game) -> list[tuple[str, str, Seat | No
     result: list[tuple[str, str, Seat | None]] = []
     for seat in game.seats:
         if seat.left_at is None and seat.player is not None:
-            result.append((seat.player.email, seat.player.timezone, seat))
+            result.append((seat.player.email, reader_zone(seat.player.timezone, settings.schedule.zone.key), seat))
     seen = {address for address, _, _ in result}
     for address in (settings.gm, *settings.observers):
         if address.lower() not in seen:

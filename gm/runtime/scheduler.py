@@ -22,6 +22,7 @@ from gm.services.processing import process
 from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
 from gm.store.models import Game, GameStatus, SeatStatus
+from gm.games.mailer import reader_zone
 
 log = logging.getLogger(__name__)
 
@@ -106,10 +107,11 @@ class Scheduler:
             seat = seat_of(game, power)
             if seat is None or seat.player is None or seat.status != SeatStatus.ACTIVE:
                 continue
+            zone = reader_zone(seat.player.timezone, self.services.settings_of(game).schedule.zone.key)
             self.services.mailer.queue(
                 session, to=seat.player.email, subject=f"{self.services.config.judge_name}: {game.name} orders due",
                 template="mail/reminder.txt.j2", kind="reminder", game_id=game.id,
-                game=game, seat=seat, zone=seat.player.timezone, deadline=game.deadline, now=now,
+                game=game, seat=seat, zone=zone, deadline=game.deadline, now=now,
             )
             report.reminded.append(f"{game.name} {power}")
         notices["reminded"] = sent
@@ -128,7 +130,8 @@ class Scheduler:
             self.services.mailer.queue(
                 session, to=seat.player.email, subject=f"{self.services.config.judge_name}: {game.name} orders late",
                 template="mail/late.txt.j2", kind="late", game_id=game.id,
-                game=game, seat=seat, zone=seat.player.timezone, until=game.deadline + settings.grace,
+                game=game, seat=seat, zone=reader_zone(seat.player.timezone, settings.schedule.zone.key),
+                until=game.deadline + settings.grace,
             )
         self.services.audit(session, game, "system", "late", powers=late)
 

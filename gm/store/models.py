@@ -115,7 +115,7 @@ class Player(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)  # lower case
     name: Mapped[str] = mapped_column(String(120), default="")
-    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    timezone: Mapped[str] = mapped_column(String(64), default="")  # "": not set (the game's zone is used)
     preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column()
 

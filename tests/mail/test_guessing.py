@@ -36,9 +36,9 @@ def test_guesses_at_one_seat_from_many_addresses(post: Post) -> None:
 
     (warning,) = post.mails(to=FRANCE, kind="security")
     (alert,) = [m for m in post.mails(to=GM, kind="gm-alert") if "France" in m.subject]
-    for mail, first, last in ((warning, "12:00 UTC", "12:03 UTC"), (alert, "13:00 CET", "13:03 CET")):
+    for mail, first, last in ((warning, "13:00 CET", "13:03 CET"), (alert, "13:00 CET", "13:03 CET")):
         assert max(len(line) for line in mail.body.splitlines()) <= 72
-        text = " ".join(mail.body.split())  # each in the reader's own zone
+        text = " ".join(mail.body.split())  # in the game's zone: France's player set none
         assert f"{MAX_FAILED_PER_SEAT} sign-ons as France in g failed" in text
         assert all(address in text for address in guessers[:MAX_FAILED_PER_SEAT])
         assert f"Mon 05 Jan 2026 {first}" in text and f"Mon 05 Jan 2026 {last}" in text  # when each guess came

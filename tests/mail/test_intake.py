@@ -29,7 +29,7 @@ def test_orders_with_mistakes_and_corrections(post: Post) -> None:
     assert "> A Paris - Burgundy\n    = Army Paris -> Burgundy" in body
     assert "Spain" in body and "ERROR" in body  # the misspelt province, with a suggestion
     assert "Still without orders: Army Marseilles, Fleet Brest" in body
-    assert "Deadline for Spring 1901 movement: Wed 07 Jan 2026 12:00 UTC" in body  # the player's zone
+    assert "Deadline for Spring 1901 movement: Wed 07 Jan 2026 13:00 CET\n    (Europe/Rome)" in body  # no zone set: the game's
     post.send(FRANCE, signon() + "A Mar - Spain\nF Bre - Mid-Atlantic\nA Paris - Picardy\n")
     body = post.reply(FRANCE)
     assert "Current orders for France in g, Spring 1901 movement:" in body

@@ -34,6 +34,17 @@ def _submit(world: World, power: str, text: str):  # type: ignore[no-untyped-def
         return result
 
 
+def test_deadlines_are_shown_in_the_players_zone_else_the_games(world: World) -> None:
+    world.write_game("g", game_file().replace("{email: england@example.test", "{email: england@example.test, timezone: UTC")
+                     .replace("{email: russia@example.test", "{email: russia@example.test, timezone: Asia/Tokyo"))
+    world.tick()
+    starts = {m.to_address: m.body for m in _mails(world, "start")}
+    assert "Deadline for the first orders: Wed 07 Jan 2026 12:00 UTC\n" in starts["england@example.test"]
+    assert "Deadline for the first orders: Wed 07 Jan 2026 21:00 JST (Asia/Tokyo)" in starts["russia@example.test"]
+    assert "Deadline for the first orders: Wed 07 Jan 2026 13:00 CET (Europe/Rome)" in starts["france@example.test"]
+    assert "13:00 CET (Europe/Rome)" in starts["master@example.test"]
+
+
 def test_a_full_game_file_creates_and_starts_the_game(world: World) -> None:
     world.write_game("g", game_file())
     world.tick()
@@ -50,7 +61,7 @@ def test_a_full_game_file_creates_and_starts_the_game(world: World) -> None:
     starts = _mails(world, "start")
     assert {m.to_address for m in starts} >= {"france@example.test", "master@example.test"}
     france = next(m for m in starts if m.to_address == "france@example.test")
-    assert "You play France" in france.body and "(Europe/Rome)" not in france.body  # the player's own zone (UTC)
+    assert "You play France" in france.body and "13:00 CET (Europe/Rome)" in france.body  # no zone of its own: the game's
 
 
 def test_powers_are_given_by_preference_then_at_random(world: World) -> None:
