@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import random
 import statistics
 import sys
@@ -52,6 +53,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.games.orderbook import parse_stored
+from gm.interchange import adjudicate_json
 from gm.orders.grammar import OrderGrammar
 from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import UnknownVariant, VariantCatalog
@@ -68,6 +70,24 @@ class Sample:
     def stored(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """The position as gm's store keeps it, and the orders as players wrote them."""
         return encode_position(self.position), [(power, str(order)) for power, order in self.orders]
+
+    def document(self, variant_name: str = "standard") -> str:
+        """The phase as ``gm adjudicate --jsonl`` reads it: one line of interchange JSON, the
+        position's units and centres and every power's orders as order text."""
+        units: dict[str, list[str]] = {}
+        for unit in self.position.units:
+            units.setdefault(unit.power, []).append(str(unit))
+        centres: dict[str, list[str]] = {}
+        for centre, owner in sorted(self.position.centres.items()):
+            centres.setdefault(owner, []).append(centre)
+        orders: dict[str, list[str]] = {}
+        for power, order in self.orders:
+            orders.setdefault(power, []).append(str(order))
+        document: dict[str, Any] = {"variant": variant_name, "phase": str(self.position.phase), "units": units,
+                                    "centers": centres, "orders": orders}
+        if self.dice is not None:
+            document["seed"] = self.dice
+        return json.dumps(document)
 
 
 def load(variant: Variant, grammar: OrderGrammar,
@@ -141,7 +161,9 @@ def mila_order(order: Order) -> str:
     raise ValueError(order)
 
 
-def mila_game(sample: Sample):  # type: ignore[no-untyped-def]
+def mila_game(sample: Sample, orders: bool = True):  # type: ignore[no-untyped-def]
+    """MILA's game set up with the phase's units and centres (and its orders unless ``orders``
+    is false: the whole path hands them over as text in the timing)."""
     from diplomacy import Game  # type: ignore[import-not-found]
 
     game = Game()
@@ -158,28 +180,75 @@ def mila_game(sample: Sample):  # type: ignore[no-untyped-def]
     for power, owned in centres.items():
         game.set_centers(power, owned)
     game.set_current_phase(str(sample.position.phase))
-    orders: dict[str, list[str]] = {}
-    for power, order in sample.orders:
-        orders.setdefault(power.upper(), []).append(mila_order(order))
-    for power, lines in orders.items():
-        game.set_orders(power, lines)
+    if orders:
+        for power, lines in mila_orders(sample).items():
+            game.set_orders(power, lines)
     return game
 
 
-def time_mila(samples: list[Sample]) -> tuple[list[float], int]:
+def mila_orders(sample: Sample) -> dict[str, list[str]]:
+    """The phase's orders as MILA's order text, by power."""
+    orders: dict[str, list[str]] = {}
+    for power, order in sample.orders:
+        orders.setdefault(power.upper(), []).append(mila_order(order))
+    return orders
+
+
+def time_mila(samples: list[Sample]) -> tuple[list[float], list[float], int]:
+    """Per phase: MILA's ``process`` alone (the core), and ``set_orders`` of every power's order
+    text followed by ``process`` (the whole path); and after how many phases the boards agree."""
     games = []
-    timings = []
+    core, whole = [], []
     for sample in samples:
-        game = mila_game(sample)
+        game = mila_game(sample, orders=False)
+        orders = mila_orders(sample)
         start = time.perf_counter()
+        for power, lines in orders.items():
+            game.set_orders(power, lines)
+        ordered = time.perf_counter()
         game.process()
-        timings.append((time.perf_counter() - start) * 1000)
+        end = time.perf_counter()
+        core.append((end - ordered) * 1000)
+        whole.append((end - start) * 1000)
         games.append(game)
     agree = sum(
         sorted(u for units in game.get_units().values() for u in units) == sorted(sample.after)
         for game, sample in zip(games, samples)
     )
-    return timings, agree
+    return core, whole, agree
+
+
+def time_gm_whole(documents: list[str]) -> list[float]:
+    """Per phase, the whole path of ``gm adjudicate --jsonl``: a line of interchange JSON read
+    (position and order text), adjudicated, the result written as JSON. A new catalog each
+    round: the variant and its grammar (with its caches) as a new process has them."""
+    catalog = VariantCatalog()
+    timings = []
+    for document in documents:
+        start = time.perf_counter()
+        json.dumps(adjudicate_json(json.loads(document), catalog))
+        timings.append((time.perf_counter() - start) * 1000)
+    return timings
+
+
+def check_whole(samples: list[Sample], documents: list[str]) -> None:
+    """The whole path gives the very results the core gives on the same phases."""
+    variant = VariantCatalog().get("standard")
+    catalog = VariantCatalog()
+    for sample, document in zip(samples, documents):
+        result = adjudicate_json(json.loads(document), catalog)
+        report = adjudicate(variant, sample.position, sample.orders)
+        got = [(power, entry["order"], entry["outcome"]) for power, entries in result["results"].items()
+               for entry in entries]
+        want = [(r.power, r.text, "succeeds" if r.succeeded else "fails") for r in report.results]
+        assert sorted(got) == sorted(want) and result["units"] == _by_power(report.next.units), sample
+
+
+def _by_power(units: Any) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for unit in units:
+        found.setdefault(unit.power, []).append(str(unit))
+    return {power: sorted(items) for power, items in sorted(found.items())}
 
 
 LEADER = UnitType("L", "leader", Mobility.ANY)
@@ -299,14 +368,21 @@ def main() -> int:
     print(f"{len(samples)} movement phases from {args.games} random games (median {units:.0f} units), "
           f"best of {args.rounds} rounds; gm {gm_build()}")
     mila = importlib.util.find_spec("diplomacy") is not None
+    documents = [sample.document() for sample in samples]
+    check_whole(samples, documents)
     time_gm(samples)  # warm up once
-    gm_rounds, mila_rounds, agree = [], [], 0
+    time_gm_whole(documents)
+    gm_rounds, whole_rounds, mila_rounds, mila_whole_rounds, agree = [], [], [], [], 0
     for _ in range(args.rounds):
         gm_rounds.append(time_gm(samples))
+        whole_rounds.append(time_gm_whole(documents))
         if mila:
-            timings, agree = time_mila(samples)
-            mila_rounds.append(timings)
+            core, whole, agree = time_mila(samples)
+            mila_rounds.append(core)
+            mila_whole_rounds.append(whole)
     gm_timings = best(gm_rounds)
+    whole_timings = best(whole_rounds)
+    print("core: the position decoded and the orders parsed outside the timing; MILA's process() alone")
     print(describe("gm", gm_timings))
     if not mila:
         print(" MILA: not installed (pip install diplomacy==1.1.2) - no comparison")
@@ -316,6 +392,16 @@ def main() -> int:
         ratio = statistics.median(m / g for m, g in zip(mila_timings, gm_timings))
         print(f"gm is {ratio:.1f}x faster (median of per-phase ratios); "
               f"boards agree after {agree} of {len(samples)} phases")
+    lines = sum(len(s.orders) for s in samples)
+    print(f"whole path: gm from a line of interchange JSON (units, centres, {lines / len(samples):.1f} order lines "
+          f"a phase) to the result's JSON, as gm adjudicate --jsonl; MILA's set_orders() of the same orders "
+          f"as text, then process()")
+    print(describe("gm", whole_timings))
+    if mila:
+        mila_whole = best(mila_whole_rounds)
+        print(describe("MILA", mila_whole))
+        ratio = statistics.median(m / g for m, g in zip(mila_whole, whole_timings))
+        print(f"gm is {ratio:.1f}x faster on the whole path (median of per-phase ratios)")
     stacked = best([time_stacked(samples) for _ in range(args.rounds)])
     cost = statistics.median(s / g for s, g in zip(stacked, gm_timings))
     print(describe("stack", stacked) + f" with a leader stacked on a unit of each power "
