@@ -379,3 +379,10 @@ def test_a_draw_includes_two_or_three_claimants() -> None:
     assert EMPIRE.draw_problem(["Italia", "Numidia", "Egyptus"]) is None
     assert EMPIRE.draw_problem(["Italia", "Numidia", "Egyptus", "Galatia"]) == (
         "a draw includes two or three claimants, and 4 are still in the game")
+
+
+def test_a_claimant_whose_last_unit_is_retreating_is_still_in_the_game() -> None:
+    extra = state(control={home: "Italia" for home in ("ITA", "HIS", "EGY", "GAL", "MAC", "MES")} | {"NUM": "Italia"})
+    units = {"Italia": ["I AFR", "F MSA", "I ITA"], "Numidia": ["I NUM"]}
+    result = adjudicate("S-43M", units, {"Italia": ["I AFR - NUM", "F MSA S I AFR - NUM"]}, extra=extra)
+    assert result["dislodged"]["Numidia"][0]["retreats"] == ["CEA"] and result["winner"] is None

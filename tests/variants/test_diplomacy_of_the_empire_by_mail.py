@@ -169,7 +169,7 @@ def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noq
     assert "Payments: 5 of your" in replies[("S-42M", payer)]
     before, after = (EmpireState.of(board("S-42M", when)).treasury for when in ("position_before", "position_after"))
     assert after == {**before, payer: before[payer] - 5, "Numidia": before["Numidia"] + 5}
-    assert f"{payer}: pay 5 talents to Numidia" in _flat(said["S-42M"])
+    assert f"{payer}: PAY 5 talents to Numidia" in _flat(said["S-42M"])
 
     built = board("W-42A", "position_after")
     state = EmpireState.of(built)

@@ -34,7 +34,7 @@ class Pay(Declaration):
         return f"PAY {self.amount} {self.to}"
 
     def in_words(self, words: Words) -> str:
-        return f"pay {self.amount} talents to {self.to}"
+        return f"PAY {self.amount} talents to {self.to}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class BuildCity(Declaration):
         return f"BUILD CITY {self.location}"
 
     def in_words(self, words: Words) -> str:
-        return f"build a city in {words.place(self.location)}"
+        return f"BUILD CITY {words.place(self.location)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ class BuildFort(Declaration):
         return f"BUILD FORT {self.location}"
 
     def in_words(self, words: Words) -> str:
-        return f"build a fort in {words.place(self.location)}"
+        return f"BUILD FORT {words.place(self.location)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class Raze(Declaration):
         return f"RAZE {self.location}"
 
     def in_words(self, words: Words) -> str:
-        return f"raze the city of {words.place(self.location)}"
+        return f"RAZE {words.place(self.location)}"
 
 
 def _pay(_unit: UnitRef | None, c: Cursor) -> Order:
@@ -85,10 +85,8 @@ def _pay(_unit: UnitRef | None, c: Cursor) -> Order:
 
 
 def _second_move(unit: UnitRef, first: tuple[Location, ...], then: tuple[Location, ...]) -> Order | None:
-    """Only cavalry and fleets add a second move (a unit written without its type is left to
-    the review, which knows what stands there)."""
-    if unit.type is INFANTRY or unit.type is CATAPULT:
-        return None
+    """Read for every unit: the review refuses it, with the rule's reason, for any but cavalry
+    and fleets (3)."""
     return MoveThen(unit, first, then)
 
 

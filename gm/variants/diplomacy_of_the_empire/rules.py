@@ -557,9 +557,10 @@ class DiplomacyOfTheEmpire(Variant):
     # -- victory (rule 11) ------------------------------------------------------------------------
 
     def in_play(self, position: Position) -> set[str]:
-        """A claimant is out once it has no unit and no longer holds its home."""
+        """A claimant is out once it has no unit (a dislodged one still retreating counts) and no
+        longer holds its home."""
         state = EmpireState.of(position)
-        with_units = {u.power for u in position.units}
+        with_units = {u.power for u in position.units} | {d.unit.power for d in position.dislodged}
         return {p for p in state.treasury if p in with_units or not self._home_lost(state, p)}
 
     def draw_problem(self, powers: Sequence[str]) -> str | None:
