@@ -141,6 +141,7 @@ class _Rounds:
             unit = units[slot]
             self.dislodged.append(Dislodgement(unit, origin, self._retreats(unit, origin, resolution)))
             self.where[slots[slot]] = None
+            self._dislodged_later(slots[slot])
         going_on = []
         for index, journey in steps.items():
             result = resolution.outcome.results[index]
@@ -182,6 +183,15 @@ class _Rounds:
                     effects.add_strength(new_slot[journey.slot], support.amount,
                                          f"supported into {province} (+{amount_text(support.amount)})")
         return effects
+
+    def _dislodged_later(self, slot: int) -> None:
+        """A unit that stood through round 1 and is dislodged by a later step: its order (a hold,
+        a support) did not succeed after all."""
+        for index, ruling in enumerate(self.rulings):
+            done = self.results[index]
+            if ruling.slot == slot and done.succeeded and _steps_of(ruling.order) is None:
+                self.results[index] = OrderResult(done.power, done.order, done.unit, False, Reason.DISLODGED,
+                                                  notes=done.notes)
 
     def _retreats(self, unit: Unit, origin: str, resolution: Resolution) -> tuple[Location, ...]:
         occupied = {u.location.province for u in resolution.outcome.units}

@@ -158,6 +158,8 @@ def test_a_unit_on_a_road_may_be_supported_into_any_province_of_its_route() -> N
     result = adjudicate("S-43M", units, orders, extra=extra)
     assert outcome(result, "Hispania", "I RAE S I HIS - ITA")["outcome"] == "succeeds"
     assert result["units"]["Hispania"] == ["I ITA", "I RAE"]
+    held = adjudicate("S-43M", units, orders | {"Italia": ["I ITA H"]}, extra=extra)
+    assert outcome(held, "Italia", "I ITA H")["reason"] == "dislodged"  # by the road move's second step
 
 
 def test_roads_build_themselves_between_adjacent_cities_of_one_owner_never_over_a_strait() -> None:
