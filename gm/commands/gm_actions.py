@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import adjudicate
 from gm.games.context import Services
-from gm.games.lifecycle import GameError, current_seats, join, player_for, seat_of, start
+from gm.games.lifecycle import GameError, current_seats, first_order_example, join, player_for, seat_of, start
 from gm.games.notices import tell_everyone
 from gm.games.orderbook import current_orders, note_orders_changed, recount_ready
 from gm.games.passwords import hash_secret, new_secret
@@ -149,7 +149,7 @@ def replace(services: Services, session: Session, game: Game, power: str, email:
     services.mailer.queue(
         session, to=player.email, subject=f"{services.config.judge_name}: you now play {seat.power} in {game.name}",
         template="mail/joined.txt.j2", kind="joined", game_id=game.id, game=game, secret=secret,
-        preference=seat.power,
+        preference=seat.power, power=seat.power, example=first_order_example(services, game, seat.power),
     )
     return secret
 

@@ -10,7 +10,17 @@ from gm.commands.guessing import GM_SEAT, Target, record_failure, refuse_guesser
 from gm.commands.gm_actions import eject
 from gm.commands.press import visible_press
 from gm.games import orderbook, votes
-from gm.games.lifecycle import GameError, current_seats, find_game, game_powers, join, maybe_start, power_named, seat_of
+from gm.games.lifecycle import (
+    GameError,
+    current_seats,
+    find_game,
+    first_order_example,
+    game_powers,
+    join,
+    maybe_start,
+    power_named,
+    seat_of,
+)
 from gm.games.mailer import format_moment, hang
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
@@ -145,10 +155,13 @@ class Join(Command):
                 first += " You come into the game at its next adjustment phase."
         else:
             first = f"You have joined {game.name}" + (f", asking for {seat.preference}." if seat.preference else ".")
+        power = seat.power or (seat.preference if variant.power_named(seat.preference or "") else None)
+        example = first_order_example(ctx.services, game, power, seat.preference)
         lines = [first,
                  "", "Your secret for this game (keep it to yourself; it is shown only this once):",
                  "", f"    {joined.secret}", "",
-                 f"Sign on with: SIGNON <power> {game.name} <secret>"]
+                 f"Sign on with: SIGNON {power or '<power>'} {game.name} <secret>"
+                 + (f", then your orders, e.g.\n    {example}" if example else "")]
         if maybe_start(ctx.services, ctx.session, game):
             lines += ["", f"The game is full and has started: you play {joined.seat.power}."]
         return lines

@@ -10,6 +10,7 @@ from gm.commands import account, master, player, press
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.games.mailer import hang
+from gm.reports.examples import examples_for
 from gm.store.models import Game
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
@@ -58,8 +59,12 @@ class Help(Command):
         return _rules(ctx, variant)
 
     def _commands(self, ctx: MailContext) -> list[str]:
+        examples: list[str] = []
+        if ctx.game is not None and ctx.game.position and ctx.seat is not None and not ctx.is_gm:
+            variant = ctx.services.variant_of(ctx.game)
+            examples = examples_for(variant, ctx.services.position_of(ctx.game), ctx.seat.power).listed()
         text = ctx.services.mailer.render("commands/help.txt.j2", player_commands=self.table.player_commands,
-                                          gm_commands=self.table.gm_commands)
+                                          gm_commands=self.table.gm_commands, examples=examples)
         return text.rstrip("\n").split("\n")
 
 

@@ -20,6 +20,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.games.notices import tell_everyone
 from gm.reports.names import Namer
+from gm.reports.examples import examples_for
 from gm.reports.results import results_context
 from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus
@@ -242,11 +243,26 @@ def _forming(variant: Variant, seats: list[Seat]) -> Position:
 def _welcome(services: Services, session: Session, game: Game, joined: Joined) -> None:
     player = joined.seat.player
     assert player is not None
+    variant = services.variant_of(game)
+    seat = joined.seat
+    power = seat.power or (seat.preference if variant.power_named(seat.preference or "") else None)
     services.mailer.queue(
         session, to=player.email, subject=f"{services.config.judge_name}: you joined {game.name}",
         template="mail/joined.txt.j2", kind="joined", game_id=game.id,
-        game=game, secret=joined.secret, preference=joined.seat.preference,
+        game=game, secret=joined.secret, preference=seat.preference, power=power,
+        example=first_order_example(services, game, power, seat.preference),
     )
+
+
+def first_order_example(services: Services, game: Game, power: str | None, choice: str | None = None) -> str | None:
+    """An order the player could send first: a move of one of its units, or, where the players
+    found their powers, a build in the place it chose."""
+    variant = services.variant_of(game)
+    if variant.open_membership:
+        province = variant.map.provinces.get(choice or "")
+        return f"BUILD A {province.name}" if province is not None else None
+    position = services.position_of(game) if game.position else variant.initial_position()
+    return examples_for(variant, position, power).move
 
 
 def seats_wanted(services: Services, game: Game) -> int:

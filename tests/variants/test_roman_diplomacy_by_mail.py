@@ -75,7 +75,9 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
     secrets: dict[str, str] = {}
 
     # -- founding: first come, first served ----------------------------------------------------
-    secrets["Latium"] = _secret(_join(post, "Latium", "Rome"))
+    reply = _join(post, "Latium", "Rome")
+    assert f"Sign on with: SIGNON Latium {GAME} <secret>, then your orders, e.g.\n    BUILD A Rome" in reply
+    secrets["Latium"] = _secret(reply)
     refused = _join(post, "Carthago", "Rome")
     assert "ERROR: Rome is no longer neutral or already asked for: choose another city (e.g. Ankara)" in refused
     for empire in ("Carthago", "Hellas", "Pontus"):
