@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, selectinload
 
 from gm.games.context import Services, digest
@@ -36,11 +36,14 @@ class Joined:
     secret: str
 
 
+# Built once: building a statement costs more than running it (docs/design/performance.md).
+_GAME_NAMED = select(Game).where(Game.name == bindparam("name")).options(
+    selectinload(Game.seats).joinedload(Seat.player))
+
+
 def find_game(session: Session, name: str) -> Game | None:
     """The game and its seats with their players (nearly every caller needs them)."""
-    return session.scalar(
-        select(Game).where(Game.name == name).options(selectinload(Game.seats).joinedload(Seat.player))
-    )
+    return session.scalar(_GAME_NAMED, {"name": name})
 
 
 def player_for(services: Services, session: Session, email: str, name: str = "", timezone: str | None = None) -> Player:

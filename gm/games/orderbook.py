@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.adjustments import resolve_adjustments
@@ -61,13 +61,17 @@ def order_key(order: Order, shared: frozenset[str] = frozenset()) -> str:
     return f"other:{order}"
 
 
+_LATEST_SET = (  # built once: building a statement costs more than running it
+    select(OrderSet)
+    .where(OrderSet.game_id == bindparam("game"), OrderSet.phase_seq == bindparam("seq"),
+           OrderSet.power == bindparam("power"))
+    .order_by(OrderSet.version.desc())
+    .limit(1)
+)
+
+
 def latest_set(session: Session, game: Game, power: str) -> OrderSet | None:
-    return session.scalar(
-        select(OrderSet)
-        .where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq, OrderSet.power == power)
-        .order_by(OrderSet.version.desc())
-        .limit(1)
-    )
+    return session.scalar(_LATEST_SET, {"game": game.id, "seq": game.phase_seq, "power": power})
 
 
 def current_orders(session: Session, game: Game) -> dict[str, list[str]]:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
 from functools import cached_property
+from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import Integer, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
@@ -22,6 +23,20 @@ REPLY_KINDS = ("reply", "refusal", "map")  # answers to a mail (what the rate li
 REFUSAL = "refusal"  # a reply that only says no: a failed sign-on, a mail too large, nothing read
 PAUSED = "paused"  # the one notice that replies pause
 HOUR = timedelta(hours=1)
+
+
+def _this_hour(kinds: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """One sender's mails of these kinds queued since a moment (``to``, ``since``)."""
+    return select(OutboundMail.created_at).where(
+        OutboundMail.to_address == bindparam("to"), OutboundMail.kind.in_(kinds),
+        OutboundMail.created_at >= bindparam("since"))
+
+
+# Built once: building a statement costs more than running it (docs/design/performance.md).
+_RATE_TH_REPLY = (_this_hour(REPLY_KINDS).order_by(OutboundMail.created_at.desc())
+                  .offset(bindparam("skip", type_=Integer)).limit(1))
+_ANY_REFUSAL = select(exists(_this_hour((REFUSAL,))))
+_ANY_PAUSE_NOTICE = select(exists(_this_hour((PAUSED,))))
 
 
 class Verdict(Enum):
@@ -47,35 +62,35 @@ class ReplyFacts:
     def rate(self) -> int:
         return self.services.config.sender_rate
 
-    def _this_hour(self, kinds: tuple[str, ...]):  # type: ignore[no-untyped-def]
-        return select(OutboundMail.created_at).where(
-            OutboundMail.to_address == self.to, OutboundMail.kind.in_(kinds), OutboundMail.created_at >= self.now - HOUR)
+    def _ask(self, statement, **parameters: object) -> Any:  # type: ignore[no-untyped-def]
+        return self.session.scalar(statement, {"to": self.to, "since": self.now - HOUR, **parameters})
 
     @cached_property
-    def last_replies(self) -> list[datetime]:
-        """The times of the latest replies of the last hour, oldest first: as many as the rate
-        (what pausing needs to know, however many there were)."""
-        latest = self._this_hour(REPLY_KINDS).order_by(OutboundMail.created_at.desc()).limit(self.rate)
-        return sorted(self.session.scalars(latest))
+    def rate_th_reply(self) -> datetime | None:
+        """When the ``rate``-th latest reply of the last hour was queued, or None when there were
+        fewer (what pausing needs to know): one row, found in the index (ix_outbox_recipient
+        holds the kind too), never more than ``rate`` entries read however many there were."""
+        return self._ask(_RATE_TH_REPLY, skip=max(self.rate - 1, 0))
 
     @cached_property
     def refused_this_hour(self) -> bool:
-        return self.session.scalar(select(exists(self._this_hour((REFUSAL,))))) or False
+        return self._ask(_ANY_REFUSAL) or False
 
     @property
     def paused(self) -> bool:
-        return len(self.last_replies) >= self.rate
+        return self.rate_th_reply is not None
 
     @property
     def resumes_at(self) -> datetime:
         """When the replies of the last hour have dropped below the rate."""
-        return self.last_replies[0] + HOUR
+        assert self.rate_th_reply is not None
+        return self.rate_th_reply + HOUR
 
     @cached_property
     def told_of_pause(self) -> bool:
         """A notice went out in the last hour: one an hour at most, however the replies pause
         and resume as the hour slides on."""
-        return self.session.scalar(select(exists(self._this_hour((PAUSED,))))) or False
+        return self._ask(_ANY_PAUSE_NOTICE) or False
 
     @cached_property
     def registered(self) -> bool:

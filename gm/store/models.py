@@ -184,7 +184,8 @@ class OrderSet(Base):
     """One submission of orders for a power, as sent, and the power's orders after it."""
 
     __tablename__ = "order_sets"
-    __table_args__ = (Index("ix_order_sets_current", "game_id", "phase_seq", "power"),)
+    # the latest version of a power's set is the index's last entry for it (orderbook.latest_set)
+    __table_args__ = (Index("ix_order_sets_current", "game_id", "phase_seq", "power", "version"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -248,7 +249,7 @@ class OutboundMail(Base):
     __tablename__ = "outbox"
     __table_args__ = (
         Index("ix_outbox_due", "status", "next_attempt_at"),
-        Index("ix_outbox_recipient", "to_address", "created_at"),  # per-sender rate limits
+        Index("ix_outbox_recipient", "to_address", "created_at", "kind"),  # per-sender rate limits, read from the index alone
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
