@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
 from gm.games.context import Services
@@ -29,3 +32,14 @@ def phase_png(services: Services, game: Game, record: PhaseRecord) -> bytes:
 
 def current_png(services: Services, game: Game) -> bytes:
     return render_phase_png(services.variant_of(game), services.position_of(game))
+
+
+def start_png(services: Services, session: Session, game: Game) -> bytes | None:
+    """The board the game started from: its first phase's position, once that phase is stored
+    (the game may have moved on before the start mail goes out), else the game as it stands."""
+    first = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id)
+                            .order_by(PhaseRecord.seq, PhaseRecord.id).limit(1)).first()
+    if first is not None:
+        variant = services.variant_of(game)
+        return render_phase_png(variant, decode_position(variant, first.position_before))
+    return current_png(services, game) if game.position else None

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from gm.games.context import Services
 from gm.games.notices import tell_gm
-from gm.games.pictures import current_png, phase_png
+from gm.games.pictures import current_png, phase_png, start_png
 from gm.render import MissingShapes
 from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
 from gm.transport import PermanentFailure, Sender, TemporaryFailure
@@ -88,7 +88,7 @@ class Dispatcher:
         return message
 
     def _picture(self, session, mail: OutboundMail, pictures: dict) -> bytes | None:  # type: ignore[no-untyped-def, type-arg]
-        if mail.attach_phase_id is None and mail.kind != "map":
+        if mail.attach_phase_id is None and mail.kind not in ("map", "start"):
             return None
         key = (mail.game_id, mail.attach_phase_id)
         if key not in pictures:
@@ -98,6 +98,8 @@ class Dispatcher:
                 if game is not None and mail.attach_phase_id is not None:
                     record = session.get(PhaseRecord, mail.attach_phase_id)
                     pictures[key] = phase_png(self.services, game, record) if record else None
+                elif game is not None and mail.kind == "start":
+                    pictures[key] = start_png(self.services, session, game)
                 elif game is not None and game.position is not None:
                     pictures[key] = current_png(self.services, game)
             except MissingShapes as exc:
@@ -108,6 +110,8 @@ class Dispatcher:
         record = session.get(PhaseRecord, mail.attach_phase_id) if mail.attach_phase_id else None
         game = session.get(Game, mail.game_id) if mail.game_id else None
         name = game.name if game else "map"
+        if mail.kind == "start":
+            return f"{name}-start.png"
         return f"{name}-{record.phase if record else (game.phase if game else 'board')}.png"
 
     def _retry(self, mail_id: int, error: str) -> None:

@@ -8,6 +8,9 @@ from email.message import EmailMessage
 
 from sqlalchemy import select
 
+from gm.games.lifecycle import find_game
+from gm.games.pictures import start_png
+from gm.render import render_phase_png
 from gm.services.sending import Dispatcher
 from gm.store.models import OutboundMail, OutboundStatus
 from gm.transport import PermanentFailure, TemporaryFailure
@@ -97,3 +100,22 @@ def test_a_mail_that_keeps_failing_is_given_up(post: Post) -> None:
         _drain(post, sender)
         post.world.clock.advance(timedelta(hours=3))
     assert _status(post, "france@example.test")[0].status == OutboundStatus.FAILED
+
+
+def test_the_start_mail_carries_the_starting_position_even_once_the_game_has_moved_on(post: Post) -> None:
+    post.world.clock.advance(timedelta(hours=49))
+    post.world.tick()  # Spring 1901 is processed before the start mails go out
+    sender = FakeSender()
+    _drain(post, sender)
+    starts = [m for m in sender.sent if m["X-GM-Kind"] == "start"]
+    assert len(starts) == 8
+    services = post.world.services
+    with services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert game is not None and game.phase != "S1901M"
+        drawn = start_png(services, session, game)
+        variant = services.variant_of(game)
+    assert drawn == render_phase_png(variant, variant.initial_position())
+    for message in starts:
+        (picture,) = [p for p in message.iter_attachments() if p.get_content_type() == "image/png"]
+        assert picture.get_filename() == "g-start.png" and picture.get_content() == drawn
