@@ -54,7 +54,11 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.games.orderbook import parse_stored
 from gm.interchange import adjudicate_json
+from gm.maps.model import normalise_name
 from gm.orders.grammar import OrderGrammar
+from gm.orders.parser import parse_line
+from gm.orders.tokens import normalise_word
+from gm.reports.names import Namer
 from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import UnknownVariant, VariantCatalog
 
@@ -164,7 +168,7 @@ def mila_order(order: Order) -> str:
 def mila_game(sample: Sample, orders: bool = True):  # type: ignore[no-untyped-def]
     """MILA's game set up with the phase's units and centres (and its orders unless ``orders``
     is false: the whole path hands them over as text in the timing)."""
-    from diplomacy import Game  # type: ignore[import-not-found]
+    from diplomacy import Game  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     game = Game()
     game.clear_units()
@@ -249,6 +253,87 @@ def _by_power(units: Any) -> dict[str, list[str]]:
     for unit in units:
         found.setdefault(unit.power, []).append(str(unit))
     return {power: sorted(items) for power, items in sorted(found.items())}
+
+
+# The lines the parser is timed on: kinds of writing and their shares of the mix.
+PARSER_MIX = (("canonical", 4), ("full names", 2), ("lower case", 3), ("misspelt", 1))
+
+
+def parser_lines(samples: list[Sample], count: int = 1000, seed: int = 1) -> dict[str, list[str]]:
+    """Distinct order lines of these phases, ``count`` in all, in the shares of ``PARSER_MIX``:
+    canonical ("A MUN S A BER - SIL"), full names as the results write them ("Army Munich
+    SUPPORT Army Berlin -> Silesia"), lower case ("a mun s a ber - sil"), and misspelt (the
+    canonical line with one province written as its full name less one letter, "A MUN S A BER -
+    Silsia": an error, with its suggestion)."""
+    variant = VariantCatalog().get("standard")
+    grammar = OrderGrammar(variant.map, variant.unit_types)
+    namer = Namer(variant)
+    rng = random.Random(seed)
+    orders = list(dict.fromkeys(order for sample in samples for _, order in sample.orders))
+
+    def misspelt(location: Any) -> str:
+        name = variant.map.provinces[location.province].name
+        for _ in range(50):
+            k = rng.randrange(1, len(name) - 1)
+            wrong = name[:k] + name[k + 1:]
+            if name[k] != " " and normalise_name(wrong) not in grammar.provinces:
+                return wrong
+        return name + "x"
+
+    def misspell(order: Order) -> str:
+        if isinstance(order, Move):
+            return f"{order.unit} - {misspelt(order.destination)}"
+        if isinstance(order, SupportMove):
+            return f"{order.unit} S {order.supported} - {misspelt(order.destination)}"
+        if isinstance(order, Convoy):
+            return f"{order.unit} C {order.army} - {misspelt(order.destination)}"
+        if isinstance(order, SupportHold):
+            return f"{order.unit} S {order.supported.type} {misspelt(order.supported.location)}"
+        return f"{order.unit.type} {misspelt(order.unit.location)} H"  # type: ignore[union-attr]
+
+    writers = {"canonical": str, "full names": namer.order, "lower case": lambda o: str(o).lower(),
+               "misspelt": misspell}
+    total = sum(share for _, share in PARSER_MIX)
+    lines = {}
+    for kind, share in PARSER_MIX:
+        chosen = rng.sample(orders, min(len(orders), count * share // total))
+        lines[kind] = list(dict.fromkeys(writers[kind](order) for order in chosen))  # type: ignore[operator]
+    return lines
+
+
+def time_parser(lines: dict[str, list[str]], cached: bool) -> dict[str, float]:
+    """Microseconds per line of each kind, on a new grammar: without its cache of lines (every
+    line read by the fast lane or the general parser, no memory of earlier lines, the tokenizer's
+    memo of words emptied too), or with it (every line read once before: all from the cache)."""
+    grammar = OrderGrammar.for_variant(VariantCatalog().get("standard"))
+    grammar.fast_lane  # its tables are built with the grammar, as at a variant's first order
+    normalise_word.cache_clear()
+    if cached:
+        for kind_lines in lines.values():
+            for line in kind_lines:
+                parse_line(line, grammar)
+    timings = {}
+    for kind, kind_lines in lines.items():
+        start = time.perf_counter()
+        for number, line in enumerate(kind_lines, 1):
+            parse_line(line, grammar, number, cached=cached)
+        timings[kind] = (time.perf_counter() - start) * 1e6 / len(kind_lines)
+    return timings
+
+
+def describe_parser(name: str, rounds: list[dict[str, float]]) -> str:
+    each = {kind: min(r[kind] for r in rounds) for kind in rounds[0]}
+    total = sum(share for _, share in PARSER_MIX)
+    mix = sum(each[kind] * share for kind, share in PARSER_MIX) / total
+    kinds = ", ".join(f"{kind} {each[kind]:.1f}" for kind, _ in PARSER_MIX)
+    return f"{name:>9}: {mix:.1f} µs per line in the mix ({kinds})"
+
+
+def fast_lane_share(lines: dict[str, list[str]]) -> str:
+    grammar = OrderGrammar.for_variant(VariantCatalog().get("standard"))
+    read = {kind: sum(grammar.fast_lane.order(line.strip()) is not None for line in kind_lines) / len(kind_lines)
+            for kind, kind_lines in lines.items()}
+    return ", ".join(f"{kind} {share:.0%}" for kind, share in read.items())
 
 
 LEADER = UnitType("L", "leader", Mobility.ANY)
@@ -372,10 +457,14 @@ def main() -> int:
     check_whole(samples, documents)
     time_gm(samples)  # warm up once
     time_gm_whole(documents)
+    lines = parser_lines(samples)
     gm_rounds, whole_rounds, mila_rounds, mila_whole_rounds, agree = [], [], [], [], 0
+    uncached_rounds, cached_rounds = [], []
     for _ in range(args.rounds):
         gm_rounds.append(time_gm(samples))
         whole_rounds.append(time_gm_whole(documents))
+        uncached_rounds.append(time_parser(lines, cached=False))
+        cached_rounds.append(time_parser(lines, cached=True))
         if mila:
             core, whole, agree = time_mila(samples)
             mila_rounds.append(core)
@@ -392,8 +481,8 @@ def main() -> int:
         ratio = statistics.median(m / g for m, g in zip(mila_timings, gm_timings))
         print(f"gm is {ratio:.1f}x faster (median of per-phase ratios); "
               f"boards agree after {agree} of {len(samples)} phases")
-    lines = sum(len(s.orders) for s in samples)
-    print(f"whole path: gm from a line of interchange JSON (units, centres, {lines / len(samples):.1f} order lines "
+    per_phase = sum(len(s.orders) for s in samples) / len(samples)
+    print(f"whole path: gm from a line of interchange JSON (units, centres, {per_phase:.1f} order lines "
           f"a phase) to the result's JSON, as gm adjudicate --jsonl; MILA's set_orders() of the same orders "
           f"as text, then process()")
     print(describe("gm", whole_timings))
@@ -402,6 +491,13 @@ def main() -> int:
         print(describe("MILA", mila_whole))
         ratio = statistics.median(m / g for m, g in zip(mila_whole, whole_timings))
         print(f"gm is {ratio:.1f}x faster on the whole path (median of per-phase ratios)")
+    shares = ", ".join(f"{share * 10}% {kind}" for kind, share in PARSER_MIX)
+    print(f"order parser: {sum(map(len, lines.values()))} distinct order lines of these phases ({shares}), "
+          f"best of {args.rounds} rounds, µs per line; read by the fast lane: {fast_lane_share(lines)}")
+    for kind, kind_lines in lines.items():
+        print(f"  e.g. {kind}: {kind_lines[0]!r}")
+    print(describe_parser("uncached", uncached_rounds))
+    print(describe_parser("cached", cached_rounds))
     stacked = best([time_stacked(samples) for _ in range(args.rounds)])
     cost = statistics.median(s / g for s, g in zip(stacked, gm_timings))
     print(describe("stack", stacked) + f" with a leader stacked on a unit of each power "

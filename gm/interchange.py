@@ -19,7 +19,8 @@ from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
 from gm.domain.units import Unit
-from gm.orders import OrderGrammar, OrderSyntaxError, parse_line
+from gm.orders import OrderGrammar, OrderSyntaxError, Severity
+from gm.orders.parser import read_line
 from gm.variants.catalog import UnknownVariant, VariantCatalog
 
 
@@ -75,16 +76,61 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
     return Request(variant, position, reader.orders(document.get("orders") or {}, position), seed)
 
 
+_MEMO_KEY = "interchange"  # where a variant keeps what the interchange remembers (Variant.memo)
+_MEMO_LIMIT = 4096
+
+
+class _Memo:
+    """What reading positions and writing results of one variant keep from phase to phase, each
+    by the exact value (at most ``_MEMO_LIMIT`` entries each, the oldest dropped first): power
+    names as written, units as written with their power (the ``Unit``, its type and where it
+    stands), centres as written (their province), and the text of units and orders (``str``,
+    which the results print)."""
+
+    def __init__(self) -> None:
+        self.powers: dict[str, str] = {}
+        self.units: dict[tuple[str, str], Unit] = {}
+        self.centres: dict[str, str] = {}
+        self.texts: dict[Any, str] = {}
+
+    @staticmethod
+    def of(variant: Variant) -> _Memo:
+        memo = variant.memo.get(_MEMO_KEY)
+        if not isinstance(memo, _Memo):
+            memo = variant.memo[_MEMO_KEY] = _Memo()
+        return memo
+
+    def text(self, thing: Any) -> str:
+        """``str(thing)`` of a unit or an order (immutable values, hashed in C or by their fields)."""
+        text = self.texts.get(thing)
+        if text is None:
+            text = str(thing)
+            _keep(self.texts, thing, text)
+        return text
+
+
+def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        del memo[next(iter(memo))]
+    memo[key] = value
+
+
 class _Reader:
     def __init__(self, variant: Variant, grammar: OrderGrammar):
         self.variant = variant
         self.grammar = grammar
+        self.memo = _Memo.of(variant)
 
     def power(self, name: Any) -> str:
+        found = self.memo.powers.get(name) if isinstance(name, str) else None
+        if found is not None:
+            return found
         found = self.variant.power_named(str(name))
         if found is None:
             known = [*self.variant.map.powers, *self.variant.unplayed_powers]
             raise InterchangeError(f"unknown power {name!r} (known: {', '.join(known)})")
+        if isinstance(name, str):
+            _keep(self.memo.powers, name, found)
         return found
 
     def per_power(self, section: Any, what: str) -> Iterable[tuple[str, list]]:
@@ -96,12 +142,18 @@ class _Reader:
             yield self.power(name), items
 
     def unit(self, power: str, text: Any) -> Unit:
+        key = (power, text) if isinstance(text, str) else None
+        unit = self.memo.units.get(key) if key is not None else None
+        if unit is not None:
+            return unit
         try:
             unit_type, location = self.grammar.parse_unit(str(text))
         except OrderSyntaxError as exc:
             raise InterchangeError(f"unit {text!r} of {power}: {exc}") from None
-        location = self.standing_location(unit_type, location, text)
-        return Unit(power, unit_type, location)
+        unit = Unit(power, unit_type, self.standing_location(unit_type, location, text))
+        if key is not None:
+            _keep(self.memo.units, key, unit)
+        return unit
 
     def standing_location(self, unit_type, location: Location, text: Any) -> Location:
         if self.variant.can_stand(unit_type, location):
@@ -115,6 +167,8 @@ class _Reader:
 
     def units(self, section: Any) -> list[Unit]:
         units = [self.unit(power, text) for power, items in self.per_power(section, "units") for text in items]
+        if len({unit.location.province for unit in units}) == len(units):
+            return units  # no two units share a province
         by_province: dict[str, list[Unit]] = {}
         for unit in units:
             by_province.setdefault(unit.location.province, []).append(unit)
@@ -132,11 +186,16 @@ class _Reader:
 
     def centres(self, section: Any) -> dict[str, str]:
         centres: dict[str, str] = {}
+        known = self.memo.centres
         for power, items in self.per_power(section, "centers"):
             for text in items:
-                province = self.location(text).province
-                if province not in self.variant.map.supply_centres:
-                    raise InterchangeError(f"{text!r} is not a supply centre")
+                province = known.get(text) if isinstance(text, str) else None
+                if province is None:
+                    province = self.location(text).province
+                    if province not in self.variant.map.supply_centres:
+                        raise InterchangeError(f"{text!r} is not a supply centre")
+                    if isinstance(text, str):
+                        _keep(known, text, province)
                 centres[province] = power
         return centres
 
@@ -168,26 +227,35 @@ class _Reader:
         return tuple(moves)
 
     def orders(self, section: Any, position: Position) -> list[tuple[str, str, Order | None, str]]:
-        lines = []
+        lines: list[tuple[str, str, Order | None, str]] = []
         for power, items in self.per_power(section, "orders"):
-            for number, text in enumerate(items, start=1):
-                parsed = parse_line(str(text), self.grammar, line_no=number, context=position)
-                why = "; ".join(str(d) for d in parsed.diagnostics if d.severity.name == "ERROR")
-                lines.append((power, str(text), parsed.order if parsed.ok else None, why or "not an order"))
+            for item in items:
+                text = item if isinstance(item, str) else str(item)
+                _, order, diagnostics = read_line(text, self.grammar, context=position)
+                if order is not None and not diagnostics:  # the usual line, read cleanly
+                    lines.append((power, text, order, "not an order"))
+                    continue
+                errors = [str(d) for d in diagnostics if d.severity is Severity.ERROR]
+                lines.append((power, text, None if errors else order, "; ".join(errors) or "not an order"))
         return lines
 
 
 def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
+    memo = _Memo.of(request.variant)
     results: dict[str, list[dict[str, Any]]] = {}
     engine_results = iter(report.results)
     for power, text, order, why in request.lines:
         if order is None:
             entry = {"order": text, "unit": None, "outcome": "fails", "reason": f"{Reason.ILLEGAL.value}: {why}"}
         else:
-            entry = _result_entry(next(engine_results))
-        results.setdefault(power, []).append(entry)
+            entry = _result_entry(next(engine_results), memo)
+        entries = results.get(power)
+        if entries is None:
+            results[power] = [entry]
+        else:
+            entries.append(entry)
     for carried_out in engine_results:  # second moves, carried out with the retreats
-        results.setdefault(carried_out.power, []).append(_result_entry(carried_out))
+        results.setdefault(carried_out.power, []).append(_result_entry(carried_out, memo))
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in sorted(report.resolved.dislodged, key=lambda d: (d.unit.power, str(d.unit.location))):
         dislodged.setdefault(d.unit.power, []).append(
@@ -196,7 +264,7 @@ def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
     document: dict[str, Any] = {
         "phase": str(request.position.phase),
         "results": results,
-        "units": _units_by_power(report.next.units),  # the board after the phase, season's end included
+        "units": _units_by_power(report.next.units, memo),  # the board after the phase, season's end included
         "dislodged": dislodged,
         "centers": _centres_by_power(report.next.centres),
         "next_phase": str(report.next.phase),
@@ -228,23 +296,31 @@ def _roll_entry(roll: Roll) -> dict[str, Any]:
     return entry
 
 
-def _result_entry(result: OrderResult) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "order": result.text,
-        "unit": str(result.unit) if result.unit is not None else None,
-        "outcome": "succeeds" if result.succeeded else "fails",
-    }
-    if not result.succeeded:
-        entry["reason"] = result.reason_text or "fails"
+def _result_entry(result: OrderResult, memo: _Memo) -> dict[str, Any]:
+    texts = memo.texts
+    order = result.order
+    order_text = texts.get(order) or memo.text(order)  # result.text
+    unit = result.unit
+    unit_text = None if unit is None else texts.get(unit) or memo.text(unit)
+    if result.succeeded:
+        entry: dict[str, Any] = {"order": order_text, "unit": unit_text, "outcome": "succeeds"}
+    else:
+        entry = {"order": order_text, "unit": unit_text, "outcome": "fails", "reason": result.reason_text or "fails"}
     if result.notes:
         entry["notes"] = list(result.notes)
     return entry
 
 
-def _units_by_power(units: Iterable[Unit]) -> dict[str, list[str]]:
+def _units_by_power(units: Iterable[Unit], memo: _Memo) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {}
+    texts = memo.texts
     for unit in units:
-        result.setdefault(unit.power, []).append(str(unit))
+        text = texts.get(unit) or memo.text(unit)
+        items = result.get(unit.power)
+        if items is None:
+            result[unit.power] = [text]
+        else:
+            items.append(text)
     return {power: sorted(items) for power, items in sorted(result.items())}
 
 

@@ -56,7 +56,7 @@ def furthest(errors: Sequence[OrderSyntaxError]) -> OrderSyntaxError:
 
 
 class Cursor:
-    __slots__ = ("grammar", "line", "tokens", "i", "warnings", "context")
+    __slots__ = ("grammar", "line", "tokens", "i", "warnings", "_context", "_consulted")
 
     def __init__(
         self,
@@ -66,13 +66,28 @@ class Cursor:
         i: int = 0,
         warnings: list[Diagnostic] | None = None,
         context: Any = None,
+        *,
+        consulted: list[bool] | None = None,
     ):
         self.grammar = grammar
         self.line = line  # the cleaned line the tokens index into
         self.tokens = tokens
         self.i = i
         self.warnings = warnings if warnings is not None else []
-        self.context = context  # whatever the caller passed to parse_line (e.g. a position)
+        self._context = context
+        self._consulted = consulted if consulted is not None else [False]  # shared with forks
+
+    @property
+    def context(self) -> Any:
+        """Whatever the caller passed to parse_line (e.g. a position). A line whose reading
+        looked at it is read again each time, never taken from the grammar's cache."""
+        self._consulted[0] = True
+        return self._context
+
+    @property
+    def consulted(self) -> bool:
+        """Whether reading this line (on this cursor or a fork of it) looked at the context."""
+        return self._consulted[0]
 
     # -- looking and moving ------------------------------------------------------------
 
@@ -106,7 +121,8 @@ class Cursor:
         return False
 
     def fork(self) -> Cursor:
-        return Cursor(self.grammar, self.line, self.tokens, self.i, list(self.warnings), self.context)
+        return Cursor(self.grammar, self.line, self.tokens, self.i, list(self.warnings), self._context,
+                      consulted=self._consulted)
 
     def commit(self, other: Cursor) -> None:
         self.i = other.i

@@ -64,6 +64,7 @@ from gm.maps.model import GameMap, normalise_name
 from gm.orders import verbs
 from gm.orders.cursor import Cursor, first_success, is_number
 from gm.orders.diagnostics import Diagnostic, OrderSyntaxError
+from gm.orders.fastlane import FastLane
 from gm.orders.names import (
     PhraseIndex,
     ProvinceNames,
@@ -76,6 +77,7 @@ from gm.orders.verbs import VerbHandler
 
 NamedUnitResolver = Callable[[Any], UnitRef | None]
 _MEMO_KEY = "order grammar"  # where a variant keeps its grammar (Variant.memo)
+CACHE_LIMIT = 4096  # lines (and units, and locations) a grammar remembers the reading of
 
 
 def _verb_key(word: str) -> str:
@@ -113,6 +115,27 @@ class OrderGrammar:
         self.named_units: PhraseIndex[NamedUnitResolver] = PhraseIndex({})
         self.unit_names: dict[str, str] = {}  # a named unit's normalised name -> as registered
         self._add(unit_verbs, line_verbs, named_units)
+
+    def _forget(self) -> None:
+        """Empty the caches: made anew for every grammar, and whenever its vocabulary changes.
+
+        ``lines``: the reading of a line (``gm.orders.parser.parse_line``) by its exact text, kept
+        only when reading it did not consult the caller's context (a named unit does) and its
+        order is immutable; ``units`` and ``locations`` the same for ``parse_unit`` and
+        ``parse_location``. Each holds at most ``CACHE_LIMIT`` entries, the oldest dropped first.
+        """
+        self.lines: dict[str, Any] = {}
+        self.units: dict[str, tuple[UnitType, Location]] = {}
+        self.locations: dict[str, Location] = {}
+        self._fast_lane: FastLane | None = None
+
+    @property
+    def fast_lane(self) -> FastLane:
+        """The tables for reading plain lines fast (``gm.orders.fastlane``), built on first use."""
+        lane = self._fast_lane
+        if lane is None:
+            lane = self._fast_lane = FastLane(self)
+        return lane
 
     # -- construction and extension -----------------------------------------------------
 
@@ -169,6 +192,7 @@ class OrderGrammar:
             entries.update((normalise_name(name), resolve) for name, resolve in named_units.items())
             self.named_units = PhraseIndex(entries)
             self.unit_names.update((normalise_name(name), name) for name in named_units)
+        self._forget()
 
     # -- reading -------------------------------------------------------------------------
 
@@ -266,13 +290,25 @@ class OrderGrammar:
 
     def parse_location(self, text: str) -> Location:
         """A location written any way the parser accepts ("St Petersburg (south coast)")."""
-        c = self.cursor(text)
-        location = c.location(None, "location")
-        c.expect_end()
+        location = self.locations.get(text)
+        if location is None:
+            location = self.fast_lane.location(text)
+            if location is None:
+                c = self.cursor(text)
+                location = c.location(None, "location")
+                c.expect_end()
+            remember(self.locations, text, location)
         return location
 
     def parse_unit(self, text: str) -> tuple[UnitType, Location]:
         """A unit with its type ("F St Petersburg (south coast)", "Army Paris")."""
+        unit = self.units.get(text)
+        if unit is None:
+            unit = self.fast_lane.unit(text) or self._parse_unit(text)
+            remember(self.units, text, unit)
+        return unit
+
+    def _parse_unit(self, text: str) -> tuple[UnitType, Location]:
         c = self.cursor(text)
         for ref, after in c.unit_readings():
             if ref.type is not None and after.at_end():
@@ -286,3 +322,10 @@ class OrderGrammar:
     def province_suggestion(self, text: str) -> str | None:
         """The full name of the province nearest to ``text`` (itself if it is a name)."""
         return self.provinces.suggestion(text)
+
+
+def remember(cache: dict[str, Any], key: str, value: Any) -> None:
+    """Keep ``value`` under ``key``, dropping the oldest entry when the cache is full."""
+    if len(cache) >= CACHE_LIMIT:
+        del cache[next(iter(cache))]
+    cache[key] = value

@@ -7,7 +7,7 @@ from typing import Any
 
 from gm.domain.orders import Order
 from gm.orders.diagnostics import Diagnostic, OrderSyntaxError, Severity
-from gm.orders.grammar import OrderGrammar
+from gm.orders.grammar import OrderGrammar, remember
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,21 +35,72 @@ class ParsedLine:
         return f"line {self.line_no}: {shown}" + (f" ({notes})" if notes else "")
 
 
-def parse_line(text: str, grammar: OrderGrammar, line_no: int = 1, *, context: Any = None) -> ParsedLine:
-    """Read one order. ``context`` is handed to variant extensions (e.g. named units)."""
+Reading = tuple[str, Order | None, tuple[Diagnostic, ...]]  # the line as written (stripped), order, diagnostics
+
+
+def parse_line(
+    text: str, grammar: OrderGrammar, line_no: int = 1, *, context: Any = None, cached: bool = True
+) -> ParsedLine:
+    """Read one order. ``context`` is handed to variant extensions (e.g. named units).
+
+    A plain line is read by the fast lane (``gm.orders.fastlane``), any other by the grammar.
+    With ``cached`` (the default) the reading is taken from, or kept in, the grammar's cache of
+    lines by the exact text (``OrderGrammar.lines``); lines whose reading looked at ``context``
+    are never kept. What is kept cannot change: orders and diagnostics are frozen.
+    """
+    if cached:
+        kept = grammar.lines.get(text)
+        if kept is not None:
+            return ParsedLine(line_no, *kept)
+    return ParsedLine(line_no, *read_line(text, grammar, context=context, cached=cached))
+
+
+def read_line(text: str, grammar: OrderGrammar, *, context: Any = None, cached: bool = True) -> Reading:
+    """What ``parse_line`` says of a line, without its number: (text as written, order or None,
+    diagnostics). For callers that read many lines and keep no ``ParsedLine``."""
+    if cached:
+        kept = grammar.lines.get(text)
+        if kept is not None:
+            return kept  # type: ignore[no-any-return]
     written = text.strip()
+    order = grammar.fast_lane.order(written)
+    if order is not None:
+        reading: Reading = (written, order, ())
+        keep = True
+    else:
+        reading, keep = _read(written, grammar, context)
+    if cached and keep:
+        remember(grammar.lines, text, reading)
+    return reading
+
+
+def _read(written: str, grammar: OrderGrammar, context: Any) -> tuple[Reading, bool]:
+    """The general parser's reading of a line, and whether it may be kept in the cache."""
+    c = None
     try:
         c = grammar.cursor(written, context)
         order = grammar.read(c)
-        return ParsedLine(line_no, written, order, tuple(c.warnings))
+        return (written, order, tuple(c.warnings)), not c.consulted and _frozen(type(order))
     except OrderSyntaxError as error:
         try:
             diagnostic = error.diagnostic
         except Exception as bug:  # a suggestion that could not be computed
-            diagnostic = _internal(bug)
-        return ParsedLine(line_no, written, None, (diagnostic,))
+            return (written, None, (_internal(bug),)), False
+        return (written, None, (diagnostic,)), c is not None and not c.consulted
     except Exception as bug:  # a bug here or in a variant's verb handler: report, never raise
-        return ParsedLine(line_no, written, None, (_internal(bug),))
+        return (written, None, (_internal(bug),)), False
+
+
+_FROZEN: dict[type, bool] = {}
+
+
+def _frozen(kind: type) -> bool:
+    """Whether orders of this class cannot be changed once made (a frozen dataclass or a tuple)."""
+    frozen = _FROZEN.get(kind)
+    if frozen is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        frozen = _FROZEN[kind] = issubclass(kind, tuple) or (params is not None and params.frozen)
+    return frozen
 
 
 def parse_orders(text: str, grammar: OrderGrammar, *, context: Any = None, first_line: int = 1) -> list[ParsedLine]:
