@@ -26,6 +26,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         })
         if result.unit is not None:
             commanded[result.unit] = commanded.get(result.unit, 0) + 1
+    unordered: dict[str, list[str]] = {}  # power -> its units that had no order (canonical, for the headers)
     if before.phase.kind is PhaseKind.MOVEMENT:  # units without orders hold, and are listed too
         dislodged_units = {d.unit for d in report.resolved.dislodged}
         destroyed_units = dict(report.destroyed)
@@ -38,6 +39,8 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
                 reason = f"destroyed: {destroyed_units[unit]}"
             if reason is None and unit.power in variant.unplayed_powers:
                 continue  # nobody orders a neutral garrison: only what befalls it is news
+            if unit.power not in variant.unplayed_powers:
+                unordered.setdefault(unit.power, []).append(str(unit))
             by_power.setdefault(unit.power, []).append({
                 "text": f"{namer.unit(unit)} HOLD (no order)", "succeeded": reason is None, "reason": reason, "notes": [],
             })
@@ -75,8 +78,24 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "announcements": list(report.announcements),
         "centres": centres,
         "adjustments": adjustments,
+        "unordered": header_lines("Unordered", unordered),
         "state_report": variant.state_report(nxt),
         "next_title": variant.title(nxt.phase),
         "next_code": str(nxt.phase),
         "winner": report.winner,
     }
+
+
+def header_lines(name: str, by_power: dict[str, list[str]], width: int = 72) -> list[str]:
+    """``:: Unordered: France A PAR, F BRE`` lines, one or more a power, none over ``width``."""
+    lines = []
+    for power, items in sorted(by_power.items()):
+        line = f":: {name}: {power}"
+        for n, item in enumerate(items):
+            piece = f" {item}" if n == 0 else f", {item}"
+            if len(line) + len(piece) > width and n > 0:
+                lines.append(line + ",")
+                line, piece = f":: {name}: {power}", f" {item}"
+            line += piece
+        lines.append(line)
+    return lines

@@ -12,7 +12,7 @@ from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.position import Position
 from gm.domain.units import ARMY, FLEET, Unit
 from gm.games.mailer import make_environment
-from gm.reports.results import results_context
+from gm.reports.results import header_lines, results_context
 from gm.variants.catalog import VariantCatalog
 
 VARIANT = VariantCatalog().get("standard")
@@ -82,3 +82,18 @@ def test_second_moves_are_named_in_the_retreat_results() -> None:
     after = before.replace(units=(army,))
     text = _text(before, PhaseReport([second], after, after.replace(phase=VARIANT.calendar.parse("F1901M")), None))
     assert "France:    Army Burgundy -> Picardy (second move)  (*bounced*)\n" in text
+
+
+def test_units_without_orders_are_marked_in_the_text_and_in_the_headers() -> None:
+    units = tuple(Unit("Russia", ARMY, Location(p)) for p in ("MOS", "WAR", "UKR", "LVN", "FIN", "SIL", "PRU", "GAL",
+                                                               "RUM", "SEV", "ARM", "STP"))
+    paris = Unit("France", ARMY, Location("PAR"))
+    before = Position(VARIANT.calendar.parse("S1901M"), (paris, *units), {})
+    moved = OrderResult("France", Move(_ref(paris), Location("BUR")), paris, True)
+    after = before.replace(units=(paris.moved_to(Location("BUR")), *units))
+    report = PhaseReport([moved], after, after.replace(phase=VARIANT.calendar.parse("F1901M")), None)
+    assert "Russia:    Army Moscow HOLD (no order)\n" in _text(before, report)
+    lines = results_context(VARIANT, "S1901M", report, before)["unordered"]
+    assert lines == [":: Unordered: Russia A ARM, A FIN, A GAL, A LVN, A MOS, A PRU, A RUM,",
+                     ":: Unordered: Russia A SEV, A SIL, A STP, A UKR, A WAR"]  # France ordered its unit
+    assert all(len(line) <= 72 for line in lines) and header_lines("Unordered", {}) == []
