@@ -12,7 +12,7 @@ from gm.reports.examples import examples_for
 from gm.variants.catalog import VariantCatalog
 from tests.commands.test_help import answer, post  # noqa: F401  (fixture)
 from tests.mail.conftest import Post, secret_of
-from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
+from tests.store.conftest import database_url, world  # noqa: F401  (fixtures)
 
 CATALOG = VariantCatalog()
 

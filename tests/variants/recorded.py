@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,28 @@ def replay(variant: Variant, recording: dict[str, Any]) -> None:
         assert rolls(report) == phase.get("rolls", []), f"{where}: the dice differ"
         assert encode_position(report.next) == phase["next"], f"{where}: the next position differs"
         position = report.next
+
+
+def record_first_seed(record: Callable[[int], dict[str, Any]], events: Callable[[dict[str, Any]], Counter[str]],
+                      wanted: Sequence[str], path: Path, seeds: range) -> None:
+    """Write to ``path`` the recording of the first seed whose game shows every event wanted."""
+    for seed in seeds:
+        game = record(seed)
+        found = events(game)
+        if all(found[w] for w in wanted):
+            path.write_text(dump(game) + "\n", encoding="utf-8")
+            print(f"seed {seed}: {len(game['phases'])} phases, {dict(found)} -> {path}")
+            return
+    raise SystemExit(f"no seed under {seeds.stop} exercises everything wanted")
+
+
+def assert_orders_read_back(variant: Variant, recording: dict[str, Any]) -> None:
+    """Every recorded order is read by the variant's parser back to the very same text."""
+    grammar = OrderGrammar.for_variant(variant)
+    for phase in recording["phases"]:
+        for _power, text in phase["orders"]:
+            parsed = parse_line(text, grammar)
+            assert parsed.ok and str(parsed.order) == text, f"{phase['phase']}: {text!r}"
 
 
 def dump(value: Any, depth: int = 0) -> str:

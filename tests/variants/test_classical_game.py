@@ -28,7 +28,7 @@ from gm.domain.phases import PhaseKind
 from gm.orders import OrderGrammar, parse_line
 from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import VariantCatalog
-from tests.variants.recorded import dump, load, record_game, replay
+from tests.variants.recorded import load, record_first_seed, record_game, replay
 
 RECORDING = Path(__file__).with_name("classical_game.json")
 YEARS = 7  # 273 B.C. to 267 B.C.
@@ -90,14 +90,7 @@ WANTED = (
 
 def main() -> None:
     variant = VariantCatalog().get("classical")
-    for seed in range(1, 1000):
-        game = record_game(variant, seed, YEARS, ABOUT)
-        found = events(variant, game)
-        if all(found[w] for w in WANTED):
-            RECORDING.write_text(dump(game) + "\n", encoding="utf-8")
-            print(f"seed {seed}: {len(game['phases'])} phases, {dict(found)} -> {RECORDING}")
-            return
-    raise SystemExit("no seed under 1000 exercises everything wanted")
+    record_first_seed(lambda seed: record_game(variant, seed, YEARS, ABOUT), lambda game: events(variant, game), WANTED, RECORDING, range(1, 1000))
 
 
 # -- the tests ---------------------------------------------------------------------------------

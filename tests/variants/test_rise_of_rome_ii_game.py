@@ -28,7 +28,7 @@ from gm.orders import OrderGrammar, parse_line
 from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import VariantCatalog
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
-from tests.variants.recorded import dump, load, record_game, replay
+from tests.variants.recorded import load, record_first_seed, record_game, replay
 
 RECORDING = Path(__file__).with_name("rise_of_rome_ii_game.json")
 YEARS = 5
@@ -93,14 +93,7 @@ def events(variant: Variant, recording: dict[str, Any]) -> Counter[str]:
 
 def main() -> None:
     variant = VariantCatalog().get("rise-of-rome-ii")
-    for seed in range(1, 500):
-        game = record_game(variant, seed, YEARS, ABOUT)
-        found = events(variant, game)
-        if all(found[w] for w in WANTED):
-            RECORDING.write_text(dump(game) + "\n", encoding="utf-8")
-            print(f"seed {seed}: {len(game['phases'])} phases, {dict(found)} -> {RECORDING}")
-            return
-    raise SystemExit("no seed under 500 exercises everything wanted")
+    record_first_seed(lambda seed: record_game(variant, seed, YEARS, ABOUT), lambda game: events(variant, game), WANTED, RECORDING, range(1, 500))
 
 
 def test_the_recording_starts_from_the_start_of_rise_of_rome_ii(variant, recording):
