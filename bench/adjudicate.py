@@ -53,7 +53,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.games.orderbook import parse_stored
-from gm.interchange import adjudicate_json
+from gm.interchange import adjudicate_json, encode_result
 from gm.maps.model import normalise_name
 from gm.orders.grammar import OrderGrammar
 from gm.orders.parser import parse_line
@@ -223,14 +223,15 @@ def time_mila(samples: list[Sample]) -> tuple[list[float], list[float], int]:
 
 
 def time_gm_whole(documents: list[str]) -> list[float]:
-    """Per phase, the whole path of ``gm adjudicate --jsonl``: a line of interchange JSON read
-    (position and order text), adjudicated, the result written as JSON. A new catalog each
+    """Per phase, the whole path of ``gm adjudicate --jsonl`` (gm.cli.adjudicate_cmd.run_stream):
+    a line of interchange JSON read (position and order text), adjudicated, the result written
+    as a line of JSON. A new catalog each
     round: the variant and its grammar (with its caches) as a new process has them."""
     catalog = VariantCatalog()
     timings = []
     for document in documents:
         start = time.perf_counter()
-        json.dumps(adjudicate_json(json.loads(document), catalog))
+        encode_result(adjudicate_json(json.loads(document), catalog))
         timings.append((time.perf_counter() - start) * 1000)
     return timings
 

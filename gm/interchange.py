@@ -7,6 +7,7 @@ are not errors, they are reported and the unit holds.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -71,7 +72,7 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
     seed = document.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise InterchangeError("seed must be a string")
-    position = Position(phase, sorted_units(units), centres, dislodged, extra=dict(extra),
+    position = Position(phase, reader.sorted_units(units), centres, dislodged, extra=dict(extra),
                         second_moves=reader.second_moves(document.get("second_moves") or {}))
     return Request(variant, position, reader.orders(document.get("orders") or {}, position), seed)
 
@@ -90,6 +91,7 @@ class _Memo:
     def __init__(self) -> None:
         self.powers: dict[str, str] = {}
         self.units: dict[tuple[str, str], Unit] = {}
+        self.unit_keys: dict[Unit, tuple[str, str, str]] = {}  # each of those units' sort key
         self.centres: dict[str, str] = {}
         self.texts: dict[Any, str] = {}
 
@@ -153,7 +155,15 @@ class _Reader:
         unit = Unit(power, unit_type, self.standing_location(unit_type, location, text))
         if key is not None:
             _keep(self.memo.units, key, unit)
+            _keep(self.memo.unit_keys, unit, (unit.power, unit.location.province, unit.location.coast or ""))
         return unit
+
+    def sorted_units(self, units: list[Unit]) -> tuple[Unit, ...]:
+        """``gm.domain.position.sorted_units``, with the sort keys of units met before."""
+        try:
+            return tuple(sorted(units, key=self.memo.unit_keys.__getitem__))
+        except KeyError:
+            return sorted_units(units)
 
     def standing_location(self, unit_type, location: Location, text: Any) -> Location:
         if self.variant.can_stand(unit_type, location):
@@ -238,6 +248,15 @@ class _Reader:
                 errors = [str(d) for d in diagnostics if d.severity is Severity.ERROR]
                 lines.append((power, text, None if errors else order, "; ".join(errors) or "not an order"))
         return lines
+
+
+_ENCODER = json.JSONEncoder(check_circular=False)
+
+
+def encode_result(result: dict[str, Any]) -> str:
+    """A result as one line of JSON: ``json.dumps(result)``, without its check for circular
+    references (a result has none), which costs a fifth of the time."""
+    return _ENCODER.encode(result)
 
 
 def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:

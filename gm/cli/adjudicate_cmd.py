@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_stream(source: TextIO, sink: TextIO, catalog: VariantCatalog) -> int:
-    from gm.interchange import InterchangeError, adjudicate_json
+    from gm.interchange import InterchangeError, adjudicate_json, encode_result
 
     for line in source:
         if not line.strip():
@@ -50,7 +50,7 @@ def run_stream(source: TextIO, sink: TextIO, catalog: VariantCatalog) -> int:
             result: dict[str, Any] = adjudicate_json(_parse(line), catalog)
         except InterchangeError as exc:
             result = {"error": str(exc)}
-        sink.write(json.dumps(result) + "\n")
+        sink.write(encode_result(result) + "\n")
         sink.flush()
     return 0
 

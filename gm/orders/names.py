@@ -9,6 +9,7 @@ finds the longest phrase starting at a token. Names may run across a tight hyphe
 from __future__ import annotations
 
 import difflib
+import heapq
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
@@ -131,21 +132,36 @@ class FuzzyMatcher:
                 self.index.setdefault(pair, []).append(n)
 
     def best(self, word: str, cutoff: float) -> tuple[str, float] | None:
+        """The spelling with the highest ratio (at least ``cutoff``), the first in order on a
+        tie. A spelling whose upper bound of the ratio (difflib's quick ratios) cannot beat the
+        best found so far is not compared in full: the answer is the same, sooner."""
         counts: Counter[int] = Counter()
+        index = self.index
         for pair in _pairs(word):
-            counts.update(self.index.get(pair, ()))
-        shortlist = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: self.shortlist]
+            found = index.get(pair)
+            if found:
+                counts.update(found)
+        # Most letter pairs shared first, then in order of spelling.
+        shortlist = heapq.nsmallest(self.shortlist, [(-count, n) for n, count in counts.items()])
         matcher = difflib.SequenceMatcher()
         matcher.set_seq2(word)
         best: tuple[str, float] | None = None
-        for n, _count in shortlist:
+        floor = cutoff
+        size = len(word)
+        for _count, n in shortlist:
             spelling = self.spellings[n]
+            total = len(spelling) + size  # matcher.real_quick_ratio(), without the call
+            bound = 2.0 * min(len(spelling), size) / total if total else 1.0
+            if bound < floor or (best is not None and bound == floor and spelling > best[0]):
+                continue
             matcher.set_seq1(spelling)
-            if matcher.real_quick_ratio() < cutoff or matcher.quick_ratio() < cutoff:
+            bound = matcher.quick_ratio()
+            if bound < floor or (best is not None and bound == floor and spelling > best[0]):
                 continue
             ratio = matcher.ratio()
             if ratio >= cutoff and (best is None or ratio > best[1] or (ratio == best[1] and spelling < best[0])):
                 best = (spelling, ratio)
+                floor = ratio
         return best
 
 
