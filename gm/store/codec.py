@@ -42,7 +42,27 @@ def encode_position(position: Position) -> dict[str, Any]:
     return encoded
 
 
+_MEMO_KEY = "codec units"  # Variant.memo: (power, stored text) -> Unit, for units met before
+_MEMO_LIMIT = 4096
+
+
 def decode_unit(variant: Variant, power: str, text: str) -> Unit:
+    """The unit stored as ``text`` ("A PAR", "F STP/NC"). Units are immutable: each variant
+    remembers the last few thousand it decoded, as every phase of a game stores most again."""
+    memo = variant.memo.get(_MEMO_KEY)
+    if not isinstance(memo, dict):
+        memo = variant.memo[_MEMO_KEY] = {}
+    key = (power, text)
+    unit = memo.get(key)
+    if unit is None:
+        unit = _decode_unit(variant, power, text)
+        if len(memo) >= _MEMO_LIMIT:
+            del memo[next(iter(memo))]
+        memo[key] = unit
+    return unit  # type: ignore[no-any-return]
+
+
+def _decode_unit(variant: Variant, power: str, text: str) -> Unit:
     letter, _, where = text.partition(" ")
     unit_type = variant.unit_type(letter)
     if unit_type is None:

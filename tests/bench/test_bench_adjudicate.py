@@ -55,3 +55,39 @@ def test_an_unknown_variant_is_refused(monkeypatch, capsys) -> None:
     with pytest.raises(SystemExit):
         bench.main()
     assert "unknown variant 'nosuch'" in capsys.readouterr().err
+
+
+def test_standard_play_prints_core_whole_path_and_parser_figures(monkeypatch, capsys) -> None:
+    bench = bench_module()
+    monkeypatch.setattr(sys, "argv", ["adjudicate.py", "--games", "2", "--phases", "6", "--rounds", "1"])
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^whole path: gm from a line of interchange JSON", out, re.MULTILINE)
+    assert len(re.findall(r"^\s+gm: median [\d.]+ ms", out, re.MULTILINE)) == 2  # the core and the whole path
+    assert re.search(r"^order parser: \d+ distinct order lines of these phases \(40% canonical, 20% full names, "
+                     r"30% lower case, 10% misspelt\)", out, re.MULTILINE)
+    for name in ("uncached", "cached"):
+        assert re.search(rf"^\s+{name}: [\d.]+ µs per line in the mix \(canonical [\d.]+, full names [\d.]+, "
+                         r"lower case [\d.]+, misspelt [\d.]+\)$", out, re.MULTILINE)
+
+
+def test_the_parser_lines_are_what_they_say() -> None:
+    from gm.orders import OrderGrammar, parse_line
+    from gm.variants.catalog import VariantCatalog
+
+    bench = bench_module()
+    samples = bench.collect(3, 10, 1)[bench.PhaseKind.MOVEMENT]
+    lines = bench.parser_lines(samples, count=200)
+    grammar = OrderGrammar.for_variant(VariantCatalog().get("standard"))
+    assert [kind for kind, _ in bench.PARSER_MIX] == list(lines)
+    for kind, kind_lines in lines.items():
+        assert kind_lines and len(set(kind_lines)) == len(kind_lines)
+        for line in kind_lines:
+            parsed = parse_line(line, grammar, cached=False)
+            if kind == "misspelt":
+                assert not parsed.ok and parsed.errors[0].suggestion, line
+            else:
+                assert parsed.ok and not parsed.diagnostics, line
+    assert all(line == line.lower() for line in lines["lower case"])
+    documents = [sample.document() for sample in samples]
+    bench.check_whole(samples, documents)

@@ -302,3 +302,50 @@ def test_units_and_locations_are_cached_too():
     with pytest.raises(OrderSyntaxError):
         grammar.parse_unit("X PAR")
     assert "X PAR" not in grammar.units
+
+
+# -- near-miss suggestions ---------------------------------------------------------------
+
+
+def _full_search(matcher, word: str, cutoff: float):  # type: ignore[no-untyped-def]
+    """FuzzyMatcher.best as it was before it skipped hopeless spellings: every spelling of the
+    shortlist compared in full."""
+    import difflib
+    from collections import Counter
+
+    from gm.orders.names import _pairs
+
+    counts: Counter[int] = Counter()
+    for pair in _pairs(word):
+        counts.update(matcher.index.get(pair, ()))
+    shortlist = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[: matcher.shortlist]
+    seq = difflib.SequenceMatcher()
+    seq.set_seq2(word)
+    best = None
+    for n, _count in shortlist:
+        spelling = matcher.spellings[n]
+        seq.set_seq1(spelling)
+        if seq.real_quick_ratio() < cutoff or seq.quick_ratio() < cutoff:
+            continue
+        ratio = seq.ratio()
+        if ratio >= cutoff and (best is None or ratio > best[1] or (ratio == best[1] and spelling < best[0])):
+            best = (spelling, ratio)
+    return best
+
+
+def test_suggestions_are_those_of_the_full_search():
+    compared = 0
+    for board in available_maps():
+        matcher = OrderGrammar(load_map(MAPS_DIR / f"{board}.yaml")).provinces._fuzzy
+        rng = random.Random(board)
+        for _ in range(400):
+            word = rng.choice(matcher.spellings)
+            for _ in range(rng.randrange(4)):
+                k = rng.randrange(len(word))
+                word = word[:k] + rng.choice("aeiourstn ") + word[k + 1:]
+            if rng.random() < 0.2:
+                word = word[: rng.randrange(1, len(word) + 1)]
+            for cutoff in (0.6, 0.8):
+                assert matcher.best(word, cutoff) == _full_search(matcher, word, cutoff), (board, word)
+                compared += 1
+    assert compared > 5000
