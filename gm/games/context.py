@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import insert
+
 from gm.adjudicator.variant import Variant
 from gm.clock import Clock
 from gm.config import AppConfig
@@ -23,6 +25,9 @@ from gm.store.codec import decode_position
 from gm.store.database import Database
 from gm.store.models import AuditEntry, Game
 from gm.variants.catalog import VariantCatalog
+
+
+_AUDIT_INSERT = insert(AuditEntry.__table__)  # built once
 
 
 class Faults:
@@ -99,8 +104,9 @@ class Services:
         return position
 
     def audit(self, session: Any, game: Game | None, actor: str, action: str, **details: Any) -> None:
-        session.add(AuditEntry(game_id=game.id if game else None, actor=actor, action=action,
-                               details=details, at=self.clock.now()))
+        """An entry in the audit log, in the caller's transaction (a plain INSERT, as for mails)."""
+        session.execute(_AUDIT_INSERT, {"game_id": game.id if game else None, "actor": actor, "action": action,
+                                        "details": details, "at": self.clock.now()})
 
 
 def digest(text: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from gm.clock import Clock
@@ -55,15 +56,24 @@ def format_span(delta: timedelta) -> str:
     return ", ".join(parts) or "less than a minute"
 
 
+def _fits(text: str, width: int) -> bool:
+    """A line textwrap would give back as it is: short enough, only plain spaces, none at the
+    end (most lines of a mail: asking is much cheaper than folding)."""
+    return len(text) <= width and text.isprintable() and not text.endswith(" ") and text.strip(" ") != ""
+
+
 def wrap(text: str, width: int = WIDTH, indent: str = "") -> str:
     return "\n".join(
-        textwrap.fill(p, width=width, initial_indent=indent, subsequent_indent=indent) if p.strip() else ""
+        indent + p if _fits(p, width - len(indent))
+        else textwrap.fill(p, width=width, initial_indent=indent, subsequent_indent=indent) if p.strip() else ""
         for p in text.split("\n")
     )
 
 
 def hang(text: str, indent: int = 4, width: int = WIDTH) -> str:
     """One long line folded at ``width``, continuation lines indented (for order lists)."""
+    if _fits(text, width):
+        return text
     return textwrap.fill(text, width=width, subsequent_indent=" " * indent,
                          break_long_words=False, break_on_hyphens=False)
 
@@ -84,6 +94,9 @@ def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
     env.filters["first_upper"] = lambda text: str(text)[:1].upper() + str(text)[1:]  # "Spring 273 B.C." stays so
     env.filters["basename"] = lambda path: Path(str(path)).name
     return env
+
+
+_OUTBOX_INSERT = insert(OutboundMail.__table__)  # built once
 
 
 class Mailer:
@@ -111,9 +124,19 @@ class Mailer:
         context.setdefault("judge_address", self.config.judge_address)
         return self.env.get_template(template).render(**context)
 
-    def queue(
+    def queue(self, session: Session, **mail: Any) -> None:
+        """One mail into the outbox (``mail``: as for ``outbox_row``), in the caller's transaction."""
+        self.queue_rows(session, [self.outbox_row(**mail)])
+
+    def queue_rows(self, session: Session, rows: list[dict[str, Any]]) -> None:
+        """Mails into the outbox, in the caller's transaction, in one statement: a plain INSERT
+        of the rows (nothing reads them back in the transaction as objects, and the ORM would
+        insert them one at a time to learn their ids)."""
+        if rows:
+            session.execute(_OUTBOX_INSERT, rows)
+
+    def outbox_row(
         self,
-        session: Session,
         *,
         to: str,
         subject: str,
@@ -122,22 +145,16 @@ class Mailer:
         game_id: int | None = None,
         attach_phase_id: int | None = None,
         in_reply_to: str | None = None,
+        body: str | None = None,
         **context: Any,
-    ) -> OutboundMail:
+    ) -> dict[str, Any]:
+        """A mail to queue, rendered from ``template`` with ``context`` (or ``body``: the text
+        as ``render(template, **context)`` gives it, when the caller has it)."""
         now = self.clock.now()
-        mail = OutboundMail(
-            game_id=game_id,
-            kind=kind,
-            to_address=to,
-            subject=subject,
-            body=self.render(template, **context),
-            message_id=self.message_id(),
-            in_reply_to=in_reply_to,
-            attach_phase_id=attach_phase_id,
-            status=OutboundStatus.PENDING,
-            attempts=0,
-            next_attempt_at=now,
-            created_at=now,
-        )
-        session.add(mail)
-        return mail
+        return {
+            "game_id": game_id, "kind": kind, "to_address": to, "subject": subject,
+            "body": self.render(template, **context) if body is None else body,
+            "message_id": self.message_id(), "in_reply_to": in_reply_to, "attach_phase_id": attach_phase_id,
+            "status": OutboundStatus.PENDING, "attempts": 0, "next_attempt_at": now, "last_error": "",
+            "created_at": now, "sent_at": None,
+        }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -35,14 +36,27 @@ def tell_everyone(
     kind: str,
     subject: str,
     attach_phase_id: int | None = None,
+    reader_key: Callable[[str, Seat | None], Hashable] | None = None,
     **context: Any,
 ) -> None:
+    """``reader_key``: all the text depends on of its reader (given the zone and seat); readers
+    with the same key get the same text, rendered once (results mails: the zone and the press
+    the reader may read). Without it, the text is rendered for each reader."""
+    texts: dict[Hashable, str] = {}
+    rows = []
     for address, zone, seat in recipients(services, game):
-        services.mailer.queue(
-            session, to=address, subject=f"{services.config.judge_name}: {subject}", template=template,
-            kind=kind, game_id=game.id, attach_phase_id=attach_phase_id,
+        body = None
+        if reader_key is not None:
+            key = reader_key(zone, seat)
+            body = texts.get(key)
+            if body is None:
+                body = texts[key] = services.mailer.render(template, game=game, seat=seat, zone=zone, **context)
+        rows.append(services.mailer.outbox_row(
+            to=address, subject=f"{services.config.judge_name}: {subject}", template=template,
+            kind=kind, game_id=game.id, attach_phase_id=attach_phase_id, body=body,
             game=game, seat=seat, zone=zone, **context,
-        )
+        ))
+    services.mailer.queue_rows(session, rows)
 
 
 def tell_gm(services: Services, session: Session, game: Game | None, *, subject: str, text: str) -> None:

@@ -74,19 +74,26 @@ def latest_set(session: Session, game: Game, power: str) -> OrderSet | None:
     return session.scalar(_LATEST_SET, {"game": game.id, "seq": game.phase_seq, "power": power})
 
 
-def current_orders(session: Session, game: Game) -> dict[str, list[str]]:
-    """Every power's current order lines for the game's phase (its latest version only)."""
+def _current_orders_statement():  # type: ignore[no-untyped-def]
     latest = (
         select(OrderSet.power, func.max(OrderSet.version).label("version"))
-        .where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq)
+        .where(OrderSet.game_id == bindparam("game"), OrderSet.phase_seq == bindparam("seq"))
         .group_by(OrderSet.power)
         .subquery()
     )
-    rows = session.execute(
+    return (
         select(OrderSet.power, OrderSet.lines)
         .join(latest, (OrderSet.power == latest.c.power) & (OrderSet.version == latest.c.version))
-        .where(OrderSet.game_id == game.id, OrderSet.phase_seq == game.phase_seq)
+        .where(OrderSet.game_id == bindparam("game"), OrderSet.phase_seq == bindparam("seq"))
     )
+
+
+_CURRENT_ORDERS = _current_orders_statement()
+
+
+def current_orders(session: Session, game: Game) -> dict[str, list[str]]:
+    """Every power's current order lines for the game's phase (its latest version only)."""
+    rows = session.execute(_CURRENT_ORDERS, {"game": game.id, "seq": game.phase_seq})
     return {power: list(lines) for power, lines in rows}
 
 

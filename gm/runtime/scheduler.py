@@ -11,8 +11,8 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from gm.games.context import Services
@@ -21,7 +21,7 @@ from gm.games.orderbook import late_powers
 from gm.services.processing import process
 from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
-from gm.store.models import Game, GameStatus, SeatStatus
+from gm.store.models import Game, GameStatus, Seat, SeatStatus
 from gm.games.mailer import reader_zone
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,12 @@ class TickReport:
     processed: list[str] = field(default_factory=list)  # "game PHASE"
     reminded: list[str] = field(default_factory=list)
     refused_settings: list[str] = field(default_factory=list)
+
+
+# The game, locked, with its seats and their players (every step below reads them): built once,
+# as building a statement costs more than running it.
+_GAME_LOCKED = (select(Game).where(Game.id == bindparam("id"))
+                .options(selectinload(Game.seats).joinedload(Seat.player)).with_for_update())
 
 
 class Scheduler:
@@ -59,7 +65,7 @@ class Scheduler:
 
     def advance(self, game_id: int, report: TickReport) -> None:
         with self.services.db.unit_of_work() as session:
-            game = session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+            game = session.scalar(_GAME_LOCKED, {"id": game_id})
             now = self.services.clock.now()
             if game is None or not is_due(self.services, game, now):
                 return  # another process got here first

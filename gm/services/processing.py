@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import PhaseReport, adjudicate
@@ -23,7 +23,7 @@ from gm.games.schedule import start_phase
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
 from gm.store.codec import encode_position, encode_results, unit_text
-from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
+from gm.store.models import Game, GameStatus, PhaseRecord, Press, Seat, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -140,10 +140,14 @@ def _eliminate(services: Services, session: Session, game: Game, position: Posit
             services.audit(session, game, "system", "returned", power=seat.power)
 
 
+_HELD_PRESS = (select(Press)  # built once: building a statement costs more than running it
+               .where(Press.game_id == bindparam("game"), Press.with_results.is_(True), Press.published_seq.is_(None))
+               .order_by(Press.id))
+
+
 def published_press(session: Session, game: Game, record: PhaseRecord) -> list[dict[str, Any]]:
     """The press held for these results, now published (each reader sees what was for them)."""
-    held = session.scalars(select(Press).where(Press.game_id == game.id, Press.with_results.is_(True),
-                                               Press.published_seq.is_(None)).order_by(Press.id))
+    held = session.scalars(_HELD_PRESS, {"game": game.id})
     published = []
     for press in held:
         press.published_seq = record.seq
@@ -154,10 +158,19 @@ def published_press(session: Session, game: Game, record: PhaseRecord) -> list[d
 
 def _results_mails(services: Services, session: Session, game: Game, record: PhaseRecord,
                    report: PhaseReport, before: Position) -> None:
+    press = published_press(session, game, record)
+
+    def reader_key(zone: str, seat: Seat | None) -> tuple[str, tuple[int, ...]]:
+        """What the results mail depends on of its reader: the zone of the deadline, and the
+        press it shows (as mail/results.txt.j2 chooses it: to everyone, or to the reader's
+        power; the GM and observers read it all)."""
+        return zone, tuple(i for i, p in enumerate(press)
+                           if not p["recipients"] or seat is None or seat.power in p["recipients"])
+
     tell_everyone(
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name}, {services.variant_of(game).title(before.phase)}: results", attach_phase_id=record.id,
-        deadline=game.deadline, press=published_press(session, game, record),
+        reader_key=reader_key, deadline=game.deadline, press=press,
         **results_context(services.variant_of(game), record.phase, report, before),
     )
 
