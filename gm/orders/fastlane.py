@@ -15,9 +15,10 @@ the general parser gives it and no diagnostic; every other line, and every diagn
 the general parser as before. ``tests/orders/test_fastlane.py`` holds the two to each other on
 every line the tests know and on generated ones, on every map.
 
-What makes it give up: a character other than ASCII letters, digits, spaces, dashes and arrows,
-"/" and round brackets (dots, commas, quotes, Unicode...); a leading dash, bracket or number (a
-bullet, an item number); a line verb other than the core BUILD and DISBAND, or a unit verb other
+What makes it give up: once the noise ``clean_line`` removes is gone (bullets, item numbers,
+trailing punctuation, Unicode dashes and arrows), a character other than ASCII letters, digits,
+spaces, dashes and arrows, "/" and round brackets (dots, commas, quotes...); a number before the
+order; a line verb other than the core BUILD and DISBAND, or a unit verb other
 than the core HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND and BUILD (a variant's own verbs); a
 named unit; a power word before a supported or convoyed unit; a filler word; a coast the general
 parser would drop with a warning; a path of several places; "via convoy" in brackets; anything
@@ -36,6 +37,7 @@ from gm.domain.units import Mobility, UnitType
 from gm.orders import verbs
 from gm.orders.cursor import ARTICLES, FILLERS, VIA_SECOND, VIA_WORDS
 from gm.orders.names import PhraseIndex
+from gm.orders.tokens import clean_line
 
 if TYPE_CHECKING:
     from gm.orders.grammar import OrderGrammar
@@ -174,7 +176,14 @@ class FastLane:
     def order(self, line: str) -> Order | None:
         norms = tokens(line)
         if norms is None:
-            return None
+            # Plain once the noise around it is gone ("1. A PAR - BUR.", "* F BRE H", "A PAR – BUR"):
+            # the general parser reads the cleaned line too, and clean_line leaves a plain one as it is.
+            cleaned = clean_line(line)
+            if cleaned == line:
+                return None
+            norms = tokens(cleaned)
+            if norms is None:
+                return None
         try:
             order, i = self._line(norms)
         except GiveUp:

@@ -233,6 +233,16 @@ def test_the_fast_tokens_are_the_general_tokens():
         assert tokens(line) is None, line
 
 
+def test_noise_around_a_plain_line_is_cleaned_as_the_general_parser_cleans_it():
+    grammar = grammars()["variant standard"]
+    for line in ["1. A PAR - BUR.", "* F BRE H", "A PAR \u2013 BUR", "A PAR \u2192 BUR;", "(1) A PAR H",
+                 "#2 F NTH C A LON - BEL!", "- A MUN S A BER - SIL", "2) F STP/NC - BAR.", "\ufeffA PAR H",
+                 "A\u00a0PAR - BUR", "  3: A PAR H  "]:
+        assert agrees(grammar, line), line
+    for line in ["3. 2. 1. A PAR H", "A PAR - BUR,", "1 A PAR H", "A PAR - BUR. H", "A St. Petersburg H"]:
+        assert grammar.fast_lane.order(line.strip()) is None, line
+
+
 # -- the cache of lines ------------------------------------------------------------------
 
 
