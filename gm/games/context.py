@@ -104,8 +104,9 @@ class Services:
         return position
 
     def audit(self, session: Any, game: Game | None, actor: str, action: str, **details: Any) -> None:
-        """An entry in the audit log, in the caller's transaction (a plain INSERT, as for mails)."""
-        session.execute(_AUDIT_INSERT, {"game_id": game.id if game else None, "actor": actor, "action": action,
+        """An entry in the audit log, in the caller's transaction (a plain INSERT on the
+        session's connection, as for mails: gm.games.mailer.Mailer.queue_rows)."""
+        session.connection().execute(_AUDIT_INSERT, {"game_id": game.id if game else None, "actor": actor, "action": action,
                                         "details": details, "at": self.clock.now()})
 
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, joinedload
 
 from gm.games.context import Services, digest
 from gm.games.passwords import hash_secret, new_secret
@@ -36,14 +36,15 @@ class Joined:
     secret: str
 
 
-# Built once: building a statement costs more than running it (docs/design/performance.md).
+# One statement, built once: building a statement costs more than running it
+# (docs/design/performance.md).
 _GAME_NAMED = select(Game).where(Game.name == bindparam("name")).options(
-    selectinload(Game.seats).joinedload(Seat.player))
+    joinedload(Game.seats).joinedload(Seat.player))
 
 
 def find_game(session: Session, name: str) -> Game | None:
     """The game and its seats with their players (nearly every caller needs them)."""
-    return session.scalar(_GAME_NAMED, {"name": name})
+    return session.scalars(_GAME_NAMED, {"name": name}).unique().first()
 
 
 def player_for(services: Services, session: Session, email: str, name: str = "", timezone: str | None = None) -> Player:

@@ -131,9 +131,11 @@ class Mailer:
     def queue_rows(self, session: Session, rows: list[dict[str, Any]]) -> None:
         """Mails into the outbox, in the caller's transaction, in one statement: a plain INSERT
         of the rows (nothing reads them back in the transaction as objects, and the ORM would
-        insert them one at a time to learn their ids)."""
+        insert them one at a time to learn their ids). On the session's connection: the rows
+        they refer to are stored already (their ids are known), so the session's pending
+        changes need not be flushed first; they are at commit, or at the next query."""
         if rows:
-            session.execute(_OUTBOX_INSERT, rows)
+            session.connection().execute(_OUTBOX_INSERT, rows)
 
     def outbox_row(
         self,

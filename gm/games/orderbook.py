@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.adjustments import resolve_adjustments
@@ -190,12 +190,7 @@ def submit(
                 accepted.append(parsed.order)
         reports.append(report)
     orders = _book(variant, position, power, kept + accepted)
-    session.add(OrderSet(
-        game_id=game.id, phase_seq=game.phase_seq, phase=game.phase or "", power=power,
-        version=(previous.version + 1) if previous else 1, submitted_text=text,
-        lines=[str(o) for o in orders], inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
-    ))
-    session.flush()
+    _store_set(services, session, game, power, previous, text, [str(o) for o in orders], by, inbound_id)
     missing = missing_for(variant, position, power, orders)
     _mark_ready(game, power, missing)
     return Submission(reports, orders, missing)
@@ -231,14 +226,24 @@ def _report(parsed: ParsedLine) -> LineReport:
                       "; ".join(errors), warnings)
 
 
+def _store_set(services: Services, session: Session, game: Game, power: str, previous: OrderSet | None,
+               text: str, lines: list[str], by: str, inbound_id: int | None) -> None:
+    """The power's new order set, as the next version: a plain INSERT on the session's
+    connection (the game and the mail it refers to are stored; nothing reads it back as an
+    object, and ``latest_set`` finds it in the table)."""
+    session.connection().execute(_ORDER_SET_INSERT, {
+        "game_id": game.id, "phase_seq": game.phase_seq, "phase": game.phase or "", "power": power,
+        "version": (previous.version + 1) if previous else 1, "submitted_text": text, "lines": lines,
+        "inbound_id": inbound_id, "by": by, "submitted_at": services.clock.now(),
+    })
+
+
+_ORDER_SET_INSERT = insert(OrderSet.__table__)  # built once
+
+
 def clear(services: Services, session: Session, game: Game, power: str, by: str, inbound_id: int | None = None) -> None:
     previous = latest_set(session, game, power)
-    session.add(OrderSet(
-        game_id=game.id, phase_seq=game.phase_seq, phase=game.phase or "", power=power,
-        version=(previous.version + 1) if previous else 1, submitted_text="CLEAR", lines=[],
-        inbound_id=inbound_id, by=by, submitted_at=services.clock.now(),
-    ))
-    session.flush()
+    _store_set(services, session, game, power, previous, "CLEAR", [], by, inbound_id)
     _mark_ready(game, power, ["everything"])
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
 from gm.games.context import Services
@@ -34,10 +34,11 @@ class TickReport:
     refused_settings: list[str] = field(default_factory=list)
 
 
-# The game, locked, with its seats and their players (every step below reads them): built once,
-# as building a statement costs more than running it.
+# The game, locked, with its seats and their players (every step below reads them), in one
+# statement built once (building a statement costs more than running it). Only the game's row
+# is locked (PostgreSQL cannot lock the rows on the nullable side of an outer join).
 _GAME_LOCKED = (select(Game).where(Game.id == bindparam("id"))
-                .options(selectinload(Game.seats).joinedload(Seat.player)).with_for_update())
+                .options(joinedload(Game.seats).joinedload(Seat.player)).with_for_update(of=Game))
 
 
 class Scheduler:
@@ -65,7 +66,7 @@ class Scheduler:
 
     def advance(self, game_id: int, report: TickReport) -> None:
         with self.services.db.unit_of_work() as session:
-            game = session.scalar(_GAME_LOCKED, {"id": game_id})
+            game = session.scalars(_GAME_LOCKED, {"id": game_id}).unique().first()
             now = self.services.clock.now()
             if game is None or not is_due(self.services, game, now):
                 return  # another process got here first

@@ -21,7 +21,7 @@ from email.parser import BytesHeaderParser
 from email.header import decode_header, make_header
 from email.message import Message
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -40,6 +40,9 @@ from gm.store.models import InboundMail, InboundStatus, Player
 
 log = logging.getLogger(__name__)
 SIGNON = "SIGNON"
+# Built once: building a statement costs more than running it (docs/design/performance.md).
+_INBOUND_INSERT = insert(InboundMail.__table__)
+_INBOUND_LOCKED = select(InboundMail).where(InboundMail.id == bindparam("id")).with_for_update()
 
 
 def parse_message(raw: bytes) -> Message:
@@ -102,13 +105,12 @@ class Intake:
         """``delivered``: the headers of the mail as delivered, when ``raw`` is a cut-down copy."""
         message_id, sender, subject = identity(delivered or message)
         try:
-            with self.services.db.unit_of_work() as session:
-                row = InboundMail(message_id=message_id or None, source_key=source_key, sender=sender,
-                                  subject=subject, raw=raw, cut=cut, status=InboundStatus.NEW,
-                                  received_at=self.services.clock.now())
-                session.add(row)
-                session.flush()
-                return row.id
+            with self.services.db.unit_of_work() as session:  # a plain INSERT: nothing else is written
+                stored = session.connection().execute(_INBOUND_INSERT, {
+                    "message_id": message_id or None, "source_key": source_key, "sender": sender,
+                    "subject": subject, "raw": raw, "cut": cut, "status": InboundStatus.NEW, "error": "",
+                    "received_at": self.services.clock.now(), "processed_at": None})
+                return int(stored.inserted_primary_key[0])
         except IntegrityError:  # the same Message-ID or mailbox position: seen before
             log.info("duplicate delivery of %s ignored", message_id or source_key)
             return None
@@ -131,7 +133,7 @@ class Intake:
         try:
             with self.services.db.unit_of_work() as session:
                 # locked: a mail handled by two processes at once is acted on once
-                row = session.get(InboundMail, inbound_id, with_for_update=True)
+                row = session.scalar(_INBOUND_LOCKED, {"id": inbound_id})
                 if row is None or row.status != InboundStatus.NEW:
                     return
                 row.status, row.error = self._answer(session, row, message or parse_message(row.raw))

@@ -36,6 +36,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     variant = services.variant_of(game)
     position = services.position_of(game)
     lines = current_orders(session, game)
+    held = held_press(session, game)  # read before the game changes: no flush of the changes first
     submitted = [(power, order) for power, texts in lines.items() for order in services.orders_from(game, texts)]
     report = adjudicate(variant, position, submitted, seed=game.dice_seed)
     services.faults.point("after-adjudication")
@@ -66,7 +67,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
         finish(services, session, game, {"kind": "draw", "powers": list(report.draw)}, record=record, report=report)
     else:
         start_phase(services, session, game, report.next)
-        _results_mails(services, session, game, record, report, position)
+        _results_mails(services, session, game, record, report, position, held)
     services.faults.point("after-mails-queued")
     _apply_missed_policy(services, session, game)
     return Processed(record, report)
@@ -145,9 +146,13 @@ _HELD_PRESS = (select(Press)  # built once: building a statement costs more than
                .order_by(Press.id))
 
 
-def published_press(session: Session, game: Game, record: PhaseRecord) -> list[dict[str, Any]]:
+def held_press(session: Session, game: Game) -> list[Press]:
+    """The press held for the game's next results."""
+    return list(session.scalars(_HELD_PRESS, {"game": game.id}))
+
+
+def published_press(held: list[Press], record: PhaseRecord) -> list[dict[str, Any]]:
     """The press held for these results, now published (each reader sees what was for them)."""
-    held = session.scalars(_HELD_PRESS, {"game": game.id})
     published = []
     for press in held:
         press.published_seq = record.seq
@@ -157,8 +162,8 @@ def published_press(session: Session, game: Game, record: PhaseRecord) -> list[d
 
 
 def _results_mails(services: Services, session: Session, game: Game, record: PhaseRecord,
-                   report: PhaseReport, before: Position) -> None:
-    press = published_press(session, game, record)
+                   report: PhaseReport, before: Position, held: list[Press]) -> None:
+    press = published_press(held, record)
 
     def reader_key(zone: str, seat: Seat | None) -> tuple[str, tuple[int, ...]]:
         """What the results mail depends on of its reader: the zone of the deadline, and the
