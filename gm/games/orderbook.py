@@ -274,14 +274,16 @@ def recount_ready(services: Services, session: Session, game: Game) -> None:
 
 def _mark_ready(game: Game, power: str, missing: list[str]) -> None:
     seat = seat_of(game, power)
-    if seat is not None:
-        seat.ready_seq = None if missing else game.phase_seq
+    ready = None if missing else game.phase_seq
+    if seat is not None and seat.ready_seq != ready:  # set only when it changes: else a flush for nothing
+        seat.ready_seq = ready
 
 
 def note_orders_changed(services: Services, session: Session, game: Game) -> None:
     """After any submission: is everyone in (early processing), and when to look next."""
     if late_powers(services, game):
-        game.orders_complete_at = None
+        if game.orders_complete_at is not None:  # set only when it changes: else a flush for nothing
+            game.orders_complete_at = None
     elif game.orders_complete_at is None:
         game.orders_complete_at = services.clock.now()
     refresh_due(services, game)

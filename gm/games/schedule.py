@@ -27,7 +27,9 @@ def start_phase(services: Services, session: Session, game: Game, position: Posi
 
 
 def refresh_due(services: Services, game: Game) -> None:
-    game.due_at = due_time(services, game)
+    due = due_time(services, game)
+    if game.due_at != due:  # set only when it changes: an attribute set is flushed even to the same value
+        game.due_at = due
 
 
 def due_time(services: Services, game: Game) -> datetime | None:

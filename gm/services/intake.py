@@ -20,8 +20,9 @@ from email import message_from_bytes
 from email.parser import BytesHeaderParser
 from email.header import decode_header, make_header
 from email.message import Message
+from typing import Any
 
-from sqlalchemy import bindparam, insert, or_, select
+from sqlalchemy import Row, bindparam, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -41,8 +42,12 @@ from gm.store.models import InboundMail, InboundStatus, Player
 log = logging.getLogger(__name__)
 SIGNON = "SIGNON"
 # Built once: building a statement costs more than running it (docs/design/performance.md).
-_INBOUND_INSERT = insert(InboundMail.__table__)
-_INBOUND_LOCKED = select(InboundMail).where(InboundMail.id == bindparam("id")).with_for_update()
+_INBOUND = InboundMail.__table__
+_INBOUND_INSERT = insert(_INBOUND)
+_INBOUND_LOCKED = select(_INBOUND).where(_INBOUND.c.id == bindparam("id")).with_for_update()
+_INBOUND_HANDLED = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail"))
+                    .values(status=bindparam("new_status"), error=bindparam("new_error"),
+                            processed_at=bindparam("handled_at")))
 
 
 def parse_message(raw: bytes) -> Message:
@@ -132,12 +137,15 @@ class Intake:
     def handle(self, inbound_id: int, message: Message | None = None) -> None:
         try:
             with self.services.db.unit_of_work() as session:
-                # locked: a mail handled by two processes at once is acted on once
-                row = session.scalar(_INBOUND_LOCKED, {"id": inbound_id})
+                # locked: a mail handled by two processes at once is acted on once. Read and
+                # marked done with plain statements: the mail's row is never an object to flush.
+                connection = session.connection()
+                row = connection.execute(_INBOUND_LOCKED, {"id": inbound_id}).first()
                 if row is None or row.status != InboundStatus.NEW:
                     return
-                row.status, row.error = self._answer(session, row, message or parse_message(row.raw))
-                row.processed_at = self.services.clock.now()
+                status, error = self._answer(session, row, message or parse_message(row.raw))
+                connection.execute(_INBOUND_HANDLED, {"mail": inbound_id, "new_status": status, "new_error": error,
+                                                      "handled_at": self.services.clock.now()})
                 self.services.faults.point("intake-before-commit")
         except Exception:  # noqa: BLE001 - whatever went wrong, the mail is kept and a person told
             self.shunt(inbound_id, traceback.format_exc())
@@ -165,7 +173,7 @@ class Intake:
 
     # -- reading and answering -----------------------------------------------------
 
-    def _answer(self, session: Session, row: InboundMail, message: Message) -> tuple[str, str]:
+    def _answer(self, session: Session, row: Row[Any], message: Message) -> tuple[str, str]:
         services = self.services
         config = services.config
         ignore = reason_to_ignore(message, config.judge_address, services.mailer.is_own_message_id)
@@ -251,7 +259,7 @@ class Intake:
             return self.table.unknown(word)
         return "orders need a power: SIGNON <power> <game> <secret> first (HELP lists the commands)"
 
-    def _reply(self, session: Session, row: InboundMail, message: Message, sections: list[Section],
+    def _reply(self, session: Session, row: Row[Any], message: Message, sections: list[Section],
                attach: dict | None = None) -> str:
         """Queue the reply, unless the reply policy holds it back; what was held back and why."""
         refusal = bool(row.cut) or all(not s.ok for s in sections) or any(
@@ -275,7 +283,7 @@ class Intake:
         )
         return ""
 
-    def _pause_notice(self, session: Session, row: InboundMail, message: Message, facts: ReplyFacts) -> None:
+    def _pause_notice(self, session: Session, row: Row[Any], message: Message, facts: ReplyFacts) -> None:
         player = session.scalars(select(Player).where(Player.email == row.sender)).first()
         self.services.mailer.queue(
             session, to=row.sender, subject=_reply_subject(message), template="mail/paused.txt.j2", kind=PAUSED,
