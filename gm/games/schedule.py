@@ -22,7 +22,8 @@ def start_phase(services: Services, session: Session, game: Game, position: Posi
     game.orders_complete_at = None
     game.notices = {}
     for seat in game.seats:
-        seat.wait_seq = None
+        if seat.wait_seq is not None:  # set only when it changes: else each seat is flushed for nothing
+            seat.wait_seq = None
     refresh_due(services, game)
 
 

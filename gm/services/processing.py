@@ -98,7 +98,8 @@ def _count_missed(services, game: Game, variant, position: Position, lines: dict
             continue
         forced_removal = position.phase.kind is PhaseKind.ADJUSTMENTS and count >= len(position.units_of(power))
         if lines.get(power):
-            seat.missed_in_row = 0
+            if seat.missed_in_row:  # set only when it changes: else each seat is flushed for nothing
+                seat.missed_in_row = 0
             if seat.status == SeatStatus.CIVIL_DISORDER:
                 seat.status = SeatStatus.ACTIVE  # back from civil disorder by sending orders
         elif not forced_removal:
