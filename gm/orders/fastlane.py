@@ -132,6 +132,8 @@ class Index(Generic[T]):
         if first not in self.firsts or i + 1 >= n:
             value = self.single.get(first)
             return None if value is None else (value, i + 1)
+        if first in PUNCT:
+            return None  # a name starts with a word
         parts = [first]
         ends = [i + 1]
         j = i + 1
