@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
 
+from gm.domain.geography import Terrain
 from gm.maps.model import GameMap, normalise_name
 from gm.orders.tokens import WORD, Token
 
@@ -67,8 +68,35 @@ def compact(phrase: str) -> str:
     return phrase.replace(" ", "")
 
 
+# The words that say what kind of water a name is, and the ones around them: players write sea
+# names with and without them, in either order ("Tyrrhenian Sea", "the Tyrrhenian", "Gulf of Lyon",
+# "Lyon"), so each sea name is also known by its other forms.
+SEA_WORDS = ("sea", "ocean", "gulf", "bay", "mare", "sinus", "oceanus")
+LINK_WORDS = ("the", "of")
+SUGGESTION_CUTOFF = 0.7  # below it, nothing is close enough to suggest
+KIND_MARGIN = 0.1  # a name of the kind written (land, sea) is preferred unless another is this much closer
+
+
+def generic_spellings(name: str, sea: bool) -> set[str]:
+    """Other ways players write ``name`` (normalised): its distinctive words alone, with "the",
+    and, for a sea, with each word for a kind of water before or after them ("Sea of X", "X Sea")."""
+    words = normalise_name(name).split()
+    core = [w for w in words if w not in SEA_WORDS and w not in LINK_WORDS]
+    if not core:
+        return set()
+    stem = " ".join(core)
+    forms = {stem, f"the {stem}"}
+    if sea:
+        for kind in SEA_WORDS:
+            forms |= {f"{stem} {kind}", f"{kind} {stem}", f"{kind} of {stem}", f"the {stem} {kind}",
+                      f"the {kind} of {stem}"}
+    return forms - {normalise_name(name)}
+
+
 class ProvinceNames(PhraseIndex[str]):
-    """Province ids, full names and aliases (and their forms without spaces) -> province id."""
+    """Province ids, full names and aliases, their forms with and without the generic words
+    (``generic_spellings``: only those that name one province), and their forms without spaces
+    -> province id."""
 
     def __init__(self, game_map: GameMap):
         entries: dict[str, str] = {}
@@ -80,13 +108,28 @@ class ProvinceNames(PhraseIndex[str]):
         for province in game_map.provinces.values():
             for alias in province.aliases:
                 entries.setdefault(normalise_name(alias), province.id)
+        self.generated = self._generated(game_map, entries)
+        entries.update(self.generated)
         for phrase, pid in list(entries.items()):
             entries.setdefault(compact(phrase), pid)  # "NorthSea", "StPetersburg"
         entries.pop("", None)
         super().__init__(entries)
         self.full_names = {pid: p.name for pid, p in game_map.provinces.items()}
-        self._fuzzy = FuzzyMatcher(self.entries)
+        seas = {pid for pid, p in game_map.provinces.items() if p.terrain is Terrain.SEA}
+        self._fuzzy_sea = FuzzyMatcher(k for k, pid in self.entries.items() if pid in seas)
+        self._fuzzy_land = FuzzyMatcher(k for k, pid in self.entries.items() if pid not in seas)
         self._suggestions: dict[str, tuple[str, str, float] | None] = {}
+
+    @staticmethod
+    def _generated(game_map: GameMap, known: Mapping[str, str]) -> dict[str, str]:
+        """The generic spellings that name exactly one province and no known spelling names."""
+        claims: dict[str, set[str]] = {}
+        for province in game_map.provinces.values():
+            sea = province.terrain is Terrain.SEA
+            for name in (province.name, *province.aliases):
+                for spelling in generic_spellings(name, sea):
+                    claims.setdefault(spelling, set()).add(province.id)
+        return {s: next(iter(pids)) for s, pids in claims.items() if len(pids) == 1 and s not in known}
 
     def closest(self, phrase: str) -> tuple[str, float] | None:
         """The full name nearest to a normalised phrase, with the similarity ratio (0..1)."""
@@ -94,7 +137,9 @@ class ProvinceNames(PhraseIndex[str]):
         return None if found is None else (found[1], found[2])
 
     def closest_entry(self, phrase: str) -> tuple[str, str, float] | None:
-        """(nearest spelling, its province's full name, similarity ratio)."""
+        """(nearest spelling, its province's full name, similarity ratio): a sea for a phrase
+        with a word for water in it, land otherwise, unless a name of the other kind is much
+        closer; None when nothing is close."""
         if phrase in self._suggestions:
             return self._suggestions[phrase]
         result: tuple[str, str, float] | None = None
@@ -103,7 +148,12 @@ class ProvinceNames(PhraseIndex[str]):
                 result = (spelling, self.full_names[self.entries[spelling]], 1.0)
                 break
         else:
-            found = self._fuzzy.best(phrase, 0.6)
+            wants_sea = any(word in SEA_WORDS for word in phrase.split())
+            first, other = (self._fuzzy_sea, self._fuzzy_land) if wants_sea else (self._fuzzy_land, self._fuzzy_sea)
+            found = first.best(phrase, SUGGESTION_CUTOFF)
+            rival = other.best(phrase, SUGGESTION_CUTOFF)
+            if rival is not None and (found is None or rival[1] > found[1] + KIND_MARGIN):
+                found = rival
             if found:
                 result = (found[0], self.full_names[self.entries[found[0]]], found[1])
         if len(self._suggestions) < 4096:
@@ -132,8 +182,8 @@ class FuzzyMatcher:
                 self.index.setdefault(pair, []).append(n)
 
     def best(self, word: str, cutoff: float) -> tuple[str, float] | None:
-        """The spelling with the highest ratio (at least ``cutoff``), the first in order on a
-        tie. A spelling whose upper bound of the ratio (difflib's quick ratios) cannot beat the
+        """The spelling with the highest ratio (at least ``cutoff``); on a tie the first, in order,
+        of those that begin with the word's first letter, else the first in order. A spelling whose upper bound of the ratio (difflib's quick ratios) cannot beat the
         best found so far is not compared in full: the answer is the same, sooner."""
         counts: Counter[int] = Counter()
         index = self.index
@@ -143,6 +193,10 @@ class FuzzyMatcher:
                 counts.update(found)
         # Most letter pairs shared first, then in order of spelling.
         shortlist = heapq.nsmallest(self.shortlist, [(-count, n) for n, count in counts.items()])
+
+        def rank(spelling: str) -> tuple[bool, str]:  # on a tie: one with the word's first letter, then in order
+            return (spelling[:1] != word[:1], spelling)
+
         matcher = difflib.SequenceMatcher()
         matcher.set_seq2(word)
         best: tuple[str, float] | None = None
@@ -152,14 +206,15 @@ class FuzzyMatcher:
             spelling = self.spellings[n]
             total = len(spelling) + size  # matcher.real_quick_ratio(), without the call
             bound = 2.0 * min(len(spelling), size) / total if total else 1.0
-            if bound < floor or (best is not None and bound == floor and spelling > best[0]):
+            if bound < floor or (best is not None and bound == floor and rank(spelling) > rank(best[0])):
                 continue
             matcher.set_seq1(spelling)
             bound = matcher.quick_ratio()
-            if bound < floor or (best is not None and bound == floor and spelling > best[0]):
+            if bound < floor or (best is not None and bound == floor and rank(spelling) > rank(best[0])):
                 continue
             ratio = matcher.ratio()
-            if ratio >= cutoff and (best is None or ratio > best[1] or (ratio == best[1] and spelling < best[0])):
+            if ratio >= cutoff and (best is None or ratio > best[1]
+                                    or (ratio == best[1] and rank(spelling) < rank(best[0]))):
                 best = (spelling, ratio)
                 floor = ratio
         return best
