@@ -34,7 +34,11 @@ def test_the_intake_bench_handles_every_mail_and_counts_statements(monkeypatch, 
 
 def test_the_deadlines_bench_processes_every_game(monkeypatch, capsys) -> None:
     bench = bench_module("deadlines", monkeypatch)
+    from gm.games import lifecycle
+
+    hash_secret = lifecycle.hash_secret
     bench.run_one("sqlite", 3, statements=True)  # it asserts every game processed
+    assert lifecycle.hash_secret is hash_secret  # its cheap set-up secrets are its own
     out = capsys.readouterr().out
     assert re.search(r"sqlite: 3 due games in [\d.]+ s = \d+ games/s .*load average", out)
     assert re.search(r"INSERT outbox", out)
