@@ -14,9 +14,10 @@ from sqlalchemy import select
 
 from gm.bots.plausible import PlausiblePlayer
 from gm.domain.phases import PhaseKind
-from gm.games.lifecycle import current_seats, find_game
+from gm.games.lifecycle import current_seats
 from gm.services.sending import Dispatcher
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord
+from tests.variants.by_mail import join_seats, stored_game
 from tests.mail.conftest import Post
 from tests.mail.test_sending import FakeSender
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
@@ -42,41 +43,29 @@ MAX_YEARS = 8
 SEED = 2
 
 
-def _game(world: World):  # type: ignore[no-untyped-def]  # noqa: F811
-    with world.services.db.sessions() as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        session.expunge_all()
-        return game
-
 
 def _start(world: World) -> tuple[Post, dict[str, str]]:  # noqa: F811
     """The game created from its settings file and joined by mail by the five players."""
     world.write_game(GAME, SETTINGS)
     world.tick()
     post = Post(world)
-    assert _game(world).status == GameStatus.FORMING
+    assert stored_game(world, GAME).status == GameStatus.FORMING
     created = post.mails(to="master@example.test", kind="created")
     assert created and GAME in created[0].subject
-    secrets = {}
-    for power, address in PLAYERS.items():
-        post.send(address, f"JOIN {GAME} {power}\n")
-        body = post.reply(address)
-        assert f"You have joined {GAME}, asking for {power}." in body
-        secrets[power] = re.search(r"^    (\S+)$", body, re.MULTILINE).group(1)
+    secrets = join_seats(post, GAME, PLAYERS)
     assert "The game is full and has started: you play Syria." in post.reply(PLAYERS["Syria"])
     return post, secrets
 
 
 def _deadline(world: World) -> None:  # noqa: F811
-    game = _game(world)
+    game = stored_game(world, GAME)
     world.clock.set(game.deadline + timedelta(minutes=1))
     assert world.tick().processed == [f"{GAME} {game.phase}"]
 
 
 def test_a_game_of_classical_by_mail(world: World) -> None:  # noqa: F811
     post, secrets = _start(world)
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.ACTIVE and game.phase == "S-273M"
     assert {s.power: s.player.email for s in current_seats(game)} == PLAYERS
     for power, address in PLAYERS.items():
@@ -89,7 +78,7 @@ def test_a_game_of_classical_by_mail(world: World) -> None:  # noqa: F811
     bot = PlausiblePlayer(variant, random.Random(SEED))
     played = []
     while True:
-        position = world.services.position_of(_game(world))
+        position = world.services.position_of(stored_game(world, GAME))
         adjusted = any(p.kind is PhaseKind.ADJUSTMENTS for p in played)
         if position.phase.year >= variant.first_year + YEARS and adjusted:
             break
@@ -111,7 +100,7 @@ def test_a_game_of_classical_by_mail(world: World) -> None:  # noqa: F811
     for power, address in PLAYERS.items():
         post.send(address, f"SIGNON {power} {GAME} {secrets[power]}\nDRAW\n")
     assert "ends in a draw" in post.reply(PLAYERS["Syria"])
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.FINISHED and game.result == {"kind": "draw", "powers": sorted(PLAYERS)}
     for address in PLAYERS.values():
         (end,) = post.mails(to=address, kind="end")

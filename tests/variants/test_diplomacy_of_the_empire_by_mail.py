@@ -20,12 +20,13 @@ from sqlalchemy import select
 
 from gm.bots.plausible import PlausiblePlayer
 from gm.domain.phases import PhaseKind
-from gm.games.lifecycle import current_seats, find_game
+from gm.games.lifecycle import current_seats
 from gm.services.sending import Dispatcher
 from gm.store.codec import decode_position
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord
 from gm.variants.diplomacy_of_the_empire.orders import Pay
 from gm.variants.diplomacy_of_the_empire.state import EmpireState
+from tests.variants.by_mail import join_seats, stored_game
 from tests.mail.conftest import Post
 from tests.mail.test_sending import FakeSender
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
@@ -64,26 +65,12 @@ LAST = "W-41A"  # three years: Spring 43 B.C. to the build phase after Fall 41 B
 SEED = 7
 
 
-def _game(world: World):  # type: ignore[no-untyped-def]  # noqa: F811
-    with world.services.db.sessions() as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        session.expunge_all()
-        return game
-
 
 def _start(world: World) -> tuple[Post, dict[str, str]]:  # noqa: F811
     world.write_game(GAME, SETTINGS)
     world.tick()
     post = Post(world)
-    secrets = {}
-    for power, address in PLAYERS.items():
-        post.send(address, f"JOIN {GAME} {power}\n")
-        body = post.reply(address)
-        assert f"You have joined {GAME}, asking for {power}." in body, body
-        found = re.search(r"^    (\S+)$", body, re.MULTILINE)
-        assert found, body
-        secrets[power] = found.group(1)
+    secrets = join_seats(post, GAME, PLAYERS)
     return post, secrets
 
 
@@ -98,7 +85,7 @@ def _flat(text: str) -> str:
 
 def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noqa: F811
     post, secrets = _start(world)
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.ACTIVE and game.phase == "S-43M"
     assert {s.power: s.player and s.player.email for s in current_seats(game)} == PLAYERS
     (start,) = post.mails(to=PLAYERS["Numidia"], kind="start")
@@ -112,7 +99,7 @@ def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noq
     replies: dict[tuple[str, str], str] = {}
     payer = ""
     while not played or played[-1] != LAST:
-        game = _game(world)
+        game = stored_game(world, GAME)
         position = world.services.position_of(game)
         phase = str(position.phase)
         by_power: dict[str, list[str]] = {p: [] for p in PLAYERS}
@@ -228,7 +215,7 @@ def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noq
         if power != "Numidia":
             reply = _send(post, power, secrets[power], ["CONCEDE Numidia"])
             assert "ERROR" not in reply, reply
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.FINISHED and game.result == {"kind": "concession", "winner": "Numidia"}
     for address in PLAYERS.values():
         (end,) = post.mails(to=address, kind="end")

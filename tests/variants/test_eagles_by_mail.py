@@ -27,6 +27,7 @@ from gm.render import style
 from gm.render.scene import build_scene
 from gm.render.shapes import load_shapes
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord, SeatStatus
+from tests.variants.by_mail import secret_in, stored_game
 from tests.mail.conftest import Post
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
@@ -50,13 +51,6 @@ LAST_YEAR = 119
 def address(player: str) -> str:
     return f"{player}@example.test"
 
-
-def _game(world: World):  # type: ignore[no-untyped-def]  # noqa: F811
-    with world.services.db.sessions() as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        session.expunge_all()
-        return game
 
 
 def _send(post: Post, player: str, power: str, secret: str, lines: list[str]) -> str:
@@ -108,10 +102,8 @@ def test_a_game_of_eagles_by_mail(world: World) -> None:  # noqa: F811
     for player in PLAYERS:
         post.send(address(player), f"JOIN {GAME}{' fleets' if player in ASK_FOR_FLEETS else ''}\n", subject="joining")
         reply = post.reply(address(player))
-        found = re.search(r"^    (\S+)$", reply, re.MULTILINE)
-        assert found, reply
-        secrets[player] = found.group(1)
-    game = _game(world)
+        secrets[player] = secret_in(reply)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.ACTIVE and game.phase == "S118M"
     power_of = {s.player.email.split("@")[0]: s.power for s in current_seats(game)}
     player_of = {power: player for player, power in power_of.items()}
@@ -151,7 +143,7 @@ def test_a_game_of_eagles_by_mail(world: World) -> None:  # noqa: F811
     replies: dict[tuple[str, str], str] = {}
     played: list[str] = []
     while True:
-        game = _game(world)
+        game = stored_game(world, GAME)
         position = world.services.position_of(game)
         if position.phase.year > LAST_YEAR:
             break
@@ -220,14 +212,14 @@ def test_a_game_of_eagles_by_mail(world: World) -> None:  # noqa: F811
     colours = {style.normal(variant.map.powers[p].colour) for p in ("Alexandria", "Carthago Nova")}
     assert sorted(m.fill for m in marks) == sorted(colours) and len({(m.x, m.y) for m in marks}) == 2
     assert abs(marks[0].x - marks[1].x) >= 2 * style.UNIT_RADIUS
-    assert phase_png(world.services, _game(world), records["F118M"]).startswith(b"\x89PNG\r\n\x1a\n")
+    assert phase_png(world.services, stored_game(world, GAME), records["F118M"]).startswith(b"\x89PNG\r\n\x1a\n")
 
     # -- the end: every player votes for a draw; the end mail publishes the seed -------------------
-    alive = sorted(s.power for s in current_seats(_game(world)) if s.status != SeatStatus.ELIMINATED)
+    alive = sorted(s.power for s in current_seats(stored_game(world, GAME)) if s.status != SeatStatus.ELIMINATED)
     assert len(alive) == len(PLAYERS)
     for power in alive:
         post.send(address(player_of[power]), f"SIGNON {power} {GAME} {secrets[player_of[power]]}\nDRAW\n")
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.FINISHED and game.result == {"kind": "draw", "powers": alive}
     (end,) = post.mails(to=address("plotina"), kind="end")
     published = re.search(r"The dice seed of this game was:\n    (.+)\n", end.body)

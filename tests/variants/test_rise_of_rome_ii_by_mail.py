@@ -15,6 +15,7 @@ from gm.bots.plausible import PlausiblePlayer
 from gm.domain.phases import PhaseKind
 from gm.games.lifecycle import current_seats, find_game
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord
+from tests.variants.by_mail import join_seats, stored_game
 from tests.mail.conftest import Post
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
@@ -40,24 +41,12 @@ YEARS = 2  # Spring 220 B.C. to the Winter of 219 B.C.; then the seven agree to 
 SEED = 7
 
 
-def _game(world: World):  # type: ignore[no-untyped-def]  # noqa: F811
-    with world.services.db.sessions() as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        session.expunge_all()
-        return game
-
 
 def _start(world: World) -> tuple[Post, dict[str, str]]:  # noqa: F811
     world.write_game(GAME, SETTINGS)
     world.tick()
     post = Post(world)
-    secrets = {}
-    for power, address in PLAYERS.items():
-        post.send(address, f"JOIN {GAME} {power}\n")
-        body = post.reply(address)
-        assert f"You have joined {GAME}, asking for {power}." in body, body
-        secrets[power] = re.search(r"^    (\S+)$", body, re.MULTILINE).group(1)
+    secrets = join_seats(post, GAME, PLAYERS)
     return post, secrets
 
 
@@ -68,7 +57,7 @@ def _send(post: Post, power: str, secret: str, lines: list[str]) -> str:
 
 def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     post, secrets = _start(world)
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.ACTIVE and game.phase == "S-220M"
     assert {s.power: s.player.email for s in current_seats(game)} == PLAYERS
     (start,) = post.mails(to=PLAYERS["Rome"], kind="start")
@@ -92,7 +81,7 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     bot = PlausiblePlayer(variant, random.Random(SEED))
     played = []
     while True:
-        position = world.services.position_of(_game(world))
+        position = world.services.position_of(stored_game(world, GAME))
         if position.phase.year >= variant.first_year + YEARS and any(p.kind is PhaseKind.ADJUSTMENTS for p in played):
             break
         by_power: dict[str, list[str]] = {}
@@ -104,7 +93,7 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
         for power, lines in by_power.items():
             reply = _send(post, power, secrets[power], lines)
             assert "ERROR" not in reply, reply
-        game = _game(world)
+        game = stored_game(world, GAME)
         world.clock.set(game.deadline + timedelta(minutes=1))
         assert world.tick().processed == [f"{GAME} {game.phase}"]
         played.append(position.phase)
@@ -125,10 +114,10 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     assert "Carthage:  Leader New Carthage STARTS IN New Carthage\nCarthage:  Leader New Carthage -> Mauretania\n" in first_mail.body
 
     # -- the result: every surviving power votes for a draw -------------------------------------
-    alive = [s.power for s in current_seats(_game(world)) if s.status != "eliminated"]
+    alive = [s.power for s in current_seats(stored_game(world, GAME)) if s.status != "eliminated"]
     for power in alive:
         post.send(PLAYERS[power], f"SIGNON {power} {GAME} {secrets[power]}\nDRAW\n")
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.FINISHED and game.result == {"kind": "draw", "powers": sorted(alive)}
     assert len({p.year for p in played}) >= YEARS and played[0].year == -220
     for mail in results:
@@ -140,7 +129,7 @@ def test_the_gm_may_choose_the_strict_reading_of_rebellion(world: World) -> None
     world.write_game("strict", SETTINGS + "rules: {rebellion_after: 1}\n"
                      + "players:\n" + "".join(f"  - {{email: {a}, power: {p}}}\n" for p, a in PLAYERS.items()))
     world.tick()
-    position = world.services.position_of(_game_named(world, "strict"))
+    position = world.services.position_of(stored_game(world, "strict"))
     assert position.extra["rebellion_after"] == 1
 
 
@@ -154,9 +143,3 @@ def test_a_rule_the_variant_does_not_have_refuses_the_settings_file(world: World
     world.tick()
     assert "rebellion_after is 2 (two empty Autumns in a row) or 1 (one)" in caplog.text
 
-
-def _game_named(world: World, name: str):  # type: ignore[no-untyped-def]  # noqa: F811
-    with world.services.db.sessions() as session:
-        game = find_game(session, name)
-        session.expunge_all()
-        return game

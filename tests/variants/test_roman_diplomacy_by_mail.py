@@ -21,6 +21,7 @@ from gm.render.svg import render_phase_svg
 from gm.store.models import GameStatus, OutboundMail, PhaseRecord, SeatStatus
 from gm.variants.roman_diplomacy.state import RomanState
 from gm.games.passwords import hash_secret
+from tests.variants.by_mail import secret_in, stored_game
 from tests.mail.conftest import GM_SECRET, Post, post  # noqa: F401  (fixtures)
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
@@ -44,23 +45,11 @@ def address(empire: str) -> str:
     return f"{empire.lower()}@example.test"
 
 
-def _game(world: World):  # type: ignore[no-untyped-def]  # noqa: F811
-    with world.services.db.sessions() as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        session.expunge_all()
-        return game
-
 
 def _join(post: Post, empire: str, city: str) -> str:
     post.send(address(empire), f"JOIN {GAME} {city} as {empire}\n", subject="joining")
     return post.reply(address(empire))
 
-
-def _secret(reply: str) -> str:
-    found = re.search(r"^    (\S+-\S+-\S+-\d+)$", reply, re.MULTILINE)
-    assert found, reply
-    return found.group(1)
 
 
 def _send(post: Post, empire: str, secret: str, lines: list[str], sender: str = "") -> str:
@@ -77,15 +66,15 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
     # -- founding: first come, first served ----------------------------------------------------
     reply = _join(post, "Latium", "Rome")
     assert f"Sign on with: SIGNON Latium {GAME} <secret>, then your orders, e.g.\n    BUILD A Rome" in reply
-    secrets["Latium"] = _secret(reply)
+    secrets["Latium"] = secret_in(reply)
     refused = _join(post, "Carthago", "Rome")
     assert "ERROR: Rome is no longer neutral or already asked for: choose another city (e.g. Ankara)" in refused
     for empire in ("Carthago", "Hellas", "Pontus"):
         reply = _join(post, empire, FOUNDERS[empire])
         assert f"You have joined {GAME} as {empire}, with {FOUNDERS[empire]}." in reply
-        secrets[empire] = _secret(reply)
+        secrets[empire] = secret_in(reply)
     assert "The game is full and has started: you play Pontus." in reply
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.ACTIVE and game.phase == "W99A"
     (start,) = post.mails(to=address("Latium"), kind="start")
     assert "You play Latium." in start.body and "  Latium:          Garrison Rome\n" in start.body
@@ -104,7 +93,7 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
     played: list[str] = []
     federated = False
     while True:
-        game = _game(world)
+        game = stored_game(world, GAME)
         position = world.services.position_of(game)
         if position.phase.year > 101:
             break
@@ -113,7 +102,7 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
             empire, city = LATER[phase]
             reply = _join(post, empire, city)
             assert "You come into the game at its next adjustment phase." in reply
-            secrets[empire] = _secret(reply)
+            secrets[empire] = secret_in(reply)
         by_power: dict[str, list[str]] = {}
         for power, order in bot.orders(position):
             by_power.setdefault(power, []).append(str(order))
@@ -147,11 +136,11 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
     assert "Massilia joins the game with its Imperial City in Marseilles" in said["F100M"]
     assert "Byzantium joins the game with its Imperial City in Constantinople" in said["F101M"]
     assert "Neutral:" not in said["S100M"] or "dislodged" in said["S100M"]  # garrisons shown only when struck
-    final = world.services.position_of(_game(world))
+    final = world.services.position_of(stored_game(world, GAME))
     state = RomanState.of(final)
     assert set(state.empires) == {"Latium", "Carthago", "Hellas", "Massilia", "Byzantium"}
     assert ("Carthago", "Latium") in state.federations
-    seats = {s.power: s.status for s in current_seats(_game(world))}
+    seats = {s.power: s.status for s in current_seats(stored_game(world, GAME))}
     assert len(seats) == 6 and seats["Pontus"] == SeatStatus.ELIMINATED
 
     # -- the board's picture: barbarian land, garrisons, Imperial Cities --------------------------
@@ -165,7 +154,7 @@ def test_a_game_of_roman_diplomacy_by_mail(world: World) -> None:  # noqa: F811
     alive = sorted(p for p, status in seats.items() if status != SeatStatus.ELIMINATED)
     for empire in alive:
         post.send(address(empire), f"SIGNON {empire} {GAME} {secrets[empire]}\nDRAW\n")
-    game = _game(world)
+    game = stored_game(world, GAME)
     assert game.status == GameStatus.FINISHED and game.result == {"kind": "draw", "powers": alive}
     (end,) = post.mails(to=address("Hellas"), kind="end")
     assert f"It ends in a draw between {', '.join(alive)}." in " ".join(end.body.split())
@@ -188,10 +177,10 @@ def test_the_game_master_renames_an_empire_a_player_founded(world: World) -> Non
     assert "ERROR: the name 'latium' is taken: choose another" in reply
     assert any("The game master has renamed Empire of Rome: it is Latium" in m.body
                for m in post.mails(to="rex@example.test", kind="renamed"))
-    position = world.services.position_of(_game(world))
+    position = world.services.position_of(stored_game(world, GAME))
     assert RomanState.of(position).empires == {"Latium": "ROM", "Carthago": "TUN"}
     assert [str(u) for u in position.units_of("Latium")] == ["G ROM"] and position.centres["ROM"] == "Latium"
-    reply = _send(post, "Latium", _secret(first), ["BUILD A Rome"], sender="rex@example.test")
+    reply = _send(post, "Latium", secret_in(first), ["BUILD A Rome"], sender="rex@example.test")
     assert "Current orders for Latium in actium, Winter A.D. 99 adjustments:\n  BUILD Army Rome\n" in reply
 
 
