@@ -115,9 +115,13 @@ class ProvinceNames(PhraseIndex[str]):
         entries.pop("", None)
         super().__init__(entries)
         self.full_names = {pid: p.name for pid, p in game_map.provinces.items()}
+        # Suggestions come from the spellings the map writes (and their forms without spaces), not
+        # from the generated ones: those only widen what is read exactly.
         seas = {pid for pid, p in game_map.provinces.items() if p.terrain is Terrain.SEA}
-        self._fuzzy_sea = FuzzyMatcher(k for k, pid in self.entries.items() if pid in seas)
-        self._fuzzy_land = FuzzyMatcher(k for k, pid in self.entries.items() if pid not in seas)
+        generated = set(self.generated) | {compact(s) for s in self.generated}
+        written = {k: pid for k, pid in self.entries.items() if k not in generated}
+        self._fuzzy_sea = FuzzyMatcher(k for k, pid in written.items() if pid in seas)
+        self._fuzzy_land = FuzzyMatcher(k for k, pid in written.items() if pid not in seas)
         self._suggestions: dict[str, tuple[str, str, float] | None] = {}
 
     @staticmethod
@@ -151,7 +155,8 @@ class ProvinceNames(PhraseIndex[str]):
             wants_sea = any(word in SEA_WORDS for word in phrase.split())
             first, other = (self._fuzzy_sea, self._fuzzy_land) if wants_sea else (self._fuzzy_land, self._fuzzy_sea)
             found = first.best(phrase, SUGGESTION_CUTOFF)
-            rival = other.best(phrase, SUGGESTION_CUTOFF)
+            # The other kind only counts if it is much closer: asked for no less than that.
+            rival = other.best(phrase, SUGGESTION_CUTOFF if found is None else min(1.0, found[1] + KIND_MARGIN))
             if rival is not None and (found is None or rival[1] > found[1] + KIND_MARGIN):
                 found = rival
             if found:
