@@ -44,7 +44,7 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import FLEET, Unit
 from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
-from gm.variants.diplomacy_of_the_empire import economy, orders, play
+from gm.variants.diplomacy_of_the_empire import economy, orders, picture, play
 from gm.variants.diplomacy_of_the_empire.economy import talents
 from gm.variants.diplomacy_of_the_empire.orders import (
     CATAPULT,
@@ -582,8 +582,6 @@ class DiplomacyOfTheEmpire(Variant):
     # -- the picture (gm.render.layers.DrawsMapLayers): cities, forts, capitals, roads, control --
 
     def map_layers(self, position: Position, pen: object) -> None:
-        from gm.variants.diplomacy_of_the_empire import picture
-
         picture.map_layers(position, pen)
 
 
