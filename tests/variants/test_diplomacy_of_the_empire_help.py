@@ -20,6 +20,7 @@ from gm.variants.catalog import VariantCatalog
 from gm.variants.diplomacy_of_the_empire.orders import BuildCity, BuildFort, Pay, Raze
 from tests.commands.test_help import answer, example_orders
 from tests.mail.conftest import Post
+from tests.variants.test_diplomacy_of_the_empire import CLAIMANTS, city
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
 WIDTH = 72
@@ -27,9 +28,6 @@ NAME = "diplomacy-of-the-empire"
 CATALOG = VariantCatalog()
 EMPIRE = CATALOG.get(NAME)
 GRAMMAR = OrderGrammar.for_variant(EMPIRE)
-CLAIMANTS = ("Egyptus", "Galatia", "Hispania", "Italia", "Macedonia", "Mesopotamia", "Numidia")
-HOMES = {"Hispania": "HIS", "Italia": "ITA", "Macedonia": "MAC", "Galatia": "GAL", "Mesopotamia": "MES",
-         "Egyptus": "EGY", "Numidia": "NUM"}
 HEADINGS = ("The calendar", "The start (rule 1)", "Units (rule 2)", "Second moves (rule 3)",
             "Control and tribute (rule 4)", "Inflation (rule 5)", "Cities, forts and roads (rule 6)",
             "The build phase (rules 2, 6, 7)", "A home lost (rule 7)", "Road moves (rule 8)", "Straits (rule 9)",
@@ -122,15 +120,12 @@ def test_the_prices_and_marks_stated_are_the_ones_the_code_uses() -> None:
 
 # -- the examples ----------------------------------------------------------------------------------
 
-def city(owner: str, fort: bool = False, capital: bool = False) -> dict[str, Any]:
-    return {"owner": owner, "fort": fort, "capital": capital}
-
 
 def board(phase: str, units: dict[str, list[str]], cities: dict[str, dict[str, Any]], roads: list[list[str]],
           control: dict[str, str], **more: Any) -> Position:
-    capitals = {home: city(power, True, True) for power, home in HOMES.items()}
+    capitals = {home: city(power, True, True) for power, home in EMPIRE.homes.items()}
     extra = {"treasury": {p: 100 for p in CLAIMANTS}, "cities": capitals | cities, "roads": roads,
-             "control": {home: power for power, home in HOMES.items()} | control, "inflation": 1}
+             "control": {home: power for power, home in EMPIRE.homes.items()} | control, "inflation": 1}
     return read_request({"variant": NAME, "phase": phase, "units": units, "extra": extra, **more}, CATALOG).position
 
 

@@ -20,28 +20,23 @@ from gm.orders import OrderGrammar, parse_line
 from gm.store.codec import encode_position
 from gm.variants.catalog import VariantCatalog
 from tests.mail.conftest import Post
+from tests.variants.test_diplomacy_of_the_empire import CLAIMANTS, city
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
 NAME = "diplomacy-of-the-empire"
 CATALOG = VariantCatalog()
 EMPIRE = CATALOG.get(NAME)
 GRAMMAR = OrderGrammar.for_variant(EMPIRE)
-CLAIMANTS = ("Egyptus", "Galatia", "Hispania", "Italia", "Macedonia", "Mesopotamia", "Numidia")
-HOMES = {"Hispania": "HIS", "Italia": "ITA", "Macedonia": "MAC", "Galatia": "GAL", "Mesopotamia": "MES",
-         "Egyptus": "EGY", "Numidia": "NUM"}
 
-
-def city(owner: str, fort: bool = False, capital: bool = False) -> dict[str, Any]:
-    return {"owner": owner, "fort": fort, "capital": capital}
 
 
 def state(treasury: dict[str, int] | None = None, cities: dict[str, dict[str, Any]] | None = None,
           roads: list[list[str]] | None = None, control: dict[str, str] | None = None, **more: Any) -> dict[str, Any]:
     """An ``extra``: every claimant with a fortified capital in its home, which it controls, and no
     talents, but for what is given."""
-    capitals = {home: city(power, True, True) for power, home in HOMES.items()}
+    capitals = {home: city(power, True, True) for power, home in EMPIRE.homes.items()}
     return {"treasury": {p: 0 for p in CLAIMANTS} | (treasury or {}), "cities": capitals | (cities or {}),
-            "roads": roads or [], "control": {home: power for power, home in HOMES.items()} | (control or {}),
+            "roads": roads or [], "control": {home: power for power, home in EMPIRE.homes.items()} | (control or {}),
             "inflation": 1, **more}
 
 
