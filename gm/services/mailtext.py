@@ -94,11 +94,19 @@ class _TextExtractor(HTMLParser):
 
 
 def html_to_text(markup: str) -> str:
+    try:
+        parts = _extract(markup)
+    except AssertionError:  # html.parser's answer to some broken declarations ("<![" and junk)
+        parts = _extract(markup.replace("<!", "&lt;!"))  # read them as text instead
+    text = html.unescape("".join(parts))
+    return "\n".join(line.strip() for line in text.splitlines())
+
+
+def _extract(markup: str) -> list[str]:
     extractor = _TextExtractor()
     extractor.feed(markup)
     extractor.close()
-    text = html.unescape("".join(extractor.parts))
-    return "\n".join(line.strip() for line in text.splitlines())
+    return extractor.parts
 
 
 def readable_lines(text: str) -> list[tuple[int, str]]:

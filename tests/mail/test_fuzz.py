@@ -26,6 +26,7 @@ from sqlalchemy import func, select
 from gm.commands.registry import CommandTable
 from gm.services.intake import Intake, identity, parse_message
 from gm.services.mail_rules import reason_to_ignore
+from gm.services.mailtext import html_to_text
 from gm.services.oversize import cut_down
 from gm.store.models import InboundMail, InboundStatus
 from tests.mail.conftest import Post, secret_of
@@ -107,3 +108,10 @@ def test_every_mail_is_stored_and_ends_handled_or_ignored(post: Post) -> None:
     assert sum(statuses.values()) + fed["seen before"] == fed["mails"]  # every mail stored
     assert set(statuses) <= {InboundStatus.DONE, InboundStatus.IGNORED} and unexplained == 0, shunted[:3]
     assert statuses[InboundStatus.DONE] > wanted // 5 and statuses[InboundStatus.IGNORED] > wanted // 5
+
+
+
+def test_an_html_mail_with_a_broken_declaration_is_read_as_text() -> None:
+    """Found by the fuzz above: html.parser raises AssertionError on '<![' followed by junk."""
+    assert html_to_text("<p>A PAR H</p><![\x18junk<p>F BRE H</p>").split("\n")[1:] == ["A PAR H", "<![\x18junk", "F BRE H"]
+    assert html_to_text("<p>A PAR H</p><!-- a comment -->") == "\nA PAR H"  # well-formed: comments dropped
