@@ -12,7 +12,7 @@ from gm.runtime.daemon import Daemon
 from gm.runtime.scheduler import Scheduler
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher
-from gm.store.database import Database
+from gm.store.database import Database, Timeouts
 from gm.store.mailboxes import DatabaseWatermarks
 from gm.transport import Sender
 from gm.transport.factory import make_inbox, make_sender
@@ -23,7 +23,7 @@ class App:
     def __init__(self, config: AppConfig, clock: Clock | None = None, faults: Faults | None = None):
         self.config = config
         self.clock = clock or SystemClock()
-        self.db = Database(config.database_url)
+        self.db = Database(config.database_url, timeouts=Timeouts(config.lock_timeout, config.statement_timeout))
         self.services = Services(
             config=config,
             db=self.db,

@@ -40,6 +40,9 @@ class AppConfig:
     max_mail_bytes: int = 512 * 1024  # larger mails are kept cut down and refused
     sender_rate: int = 30  # replies a sender gets per hour (its mails are all handled)
     require_authentication_results: bool = False  # demand a passing DKIM/SPF verdict
+    lock_timeout: float = 20.0  # seconds a process waits for a lock before leaving the work to the next run
+    statement_timeout: float = 120.0  # seconds one SQL statement may run (PostgreSQL)
+    outbox_lease: float = 300.0  # seconds a sending process holds the mails it claimed
 
     @property
     def read_limit(self) -> int:
@@ -80,7 +83,8 @@ def load_config(path: Path | None) -> AppConfig:
         raise ConfigError(f"{path}: {exc}") from None
     base = default_config(path.parent / str(raw.get("home", "var")))  # relative to the file
     known = {"home", "database", "games_dir", "judge_address", "judge_name", "admin_address", "inbound", "outbound",
-             "max_mail_bytes", "sender_rate", "require_authentication_results"}
+             "max_mail_bytes", "sender_rate", "require_authentication_results", "lock_timeout", "statement_timeout",
+             "outbox_lease"}
     unknown = set(raw) - known
     if unknown:
         raise ConfigError(f"{path}: unknown settings {sorted(unknown)} (known: {sorted(known)})")
@@ -96,7 +100,17 @@ def load_config(path: Path | None) -> AppConfig:
         max_mail_bytes=int(raw.get("max_mail_bytes", base.max_mail_bytes)),
         sender_rate=int(raw.get("sender_rate", base.sender_rate)),
         require_authentication_results=bool(raw.get("require_authentication_results", False)),
+        lock_timeout=_seconds(raw, "lock_timeout", base.lock_timeout, path),
+        statement_timeout=_seconds(raw, "statement_timeout", base.statement_timeout, path),
+        outbox_lease=_seconds(raw, "outbox_lease", base.outbox_lease, path),
     )
+
+
+def _seconds(raw: dict[str, Any], key: str, default: float, source: Path) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ConfigError(f"{source}: {key} must be a number of seconds (0 or more), not {value!r}")
+    return float(value)
 
 
 def _mailbox(raw: Any, default: MailboxConfig, source: Path) -> MailboxConfig:

@@ -29,6 +29,8 @@ def run() -> None:
                 compare_type=True,
             )
             with context.begin_transaction():
+                if connection.dialect.name == "postgresql":  # a migration may rightly take long
+                    connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
                 context.run_migrations()
             connection.commit()
         finally:

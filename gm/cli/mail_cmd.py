@@ -9,6 +9,7 @@ from typing import Any
 
 from gm.app import App
 from gm.cli.run_cmd import config_from
+from gm.store.retry import DatabaseBusy
 from gm.transport.pipe import read_message
 
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and tries again later
@@ -35,14 +36,21 @@ def run_receive(args: argparse.Namespace) -> int:
     try:
         try:
             app.intake.receive(piped.raw, piped.source_key, piped.size if piped.cut else None)
+        except DatabaseBusy as exc:  # stored, not handled: a redelivery (or the next gm tick) handles it
+            print(f"gm receive: {exc}", file=sys.stderr)
+            return EX_TEMPFAIL
         except Exception as exc:  # noqa: BLE001 - not stored: the MTA keeps the mail and retries
             print(f"gm receive: cannot store the mail now: {exc}", file=sys.stderr)
             return EX_TEMPFAIL
         try:
-            asyncio.run(app.dispatcher().drain())
+            drained = asyncio.run(app.dispatcher().drain())
         except Exception as exc:  # noqa: BLE001 - the answers wait in the outbox for the next tick
             print(f"gm receive: the mail is stored; sending the answers failed ({exc}); "
                   "the next gm tick sends them", file=sys.stderr)
+        else:
+            if drained.outage is not None:
+                print(f"gm receive: the mail is handled; its answer waits: the outbound server takes no mail "
+                      f"({drained.outage.error})", file=sys.stderr)
         return 0
     finally:
         app.close()

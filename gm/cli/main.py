@@ -6,14 +6,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from gm.cli import adjudicate_cmd, demo_cmd, mail_cmd, maps_cmd, render_cmd, run_cmd
+from gm.cli import adjudicate_cmd, demo_cmd, mail_cmd, maps_cmd, outbox_cmd, render_cmd, run_cmd
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gm", description="A play-by-email Diplomacy game master.")
     parser.add_argument("--config", help="the server's configuration file (default: $GM_CONFIG, or built-in defaults)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (adjudicate_cmd, maps_cmd, run_cmd, render_cmd, mail_cmd, demo_cmd):
+    for module in (adjudicate_cmd, maps_cmd, run_cmd, render_cmd, mail_cmd, outbox_cmd, demo_cmd):
         module.register(commands)
     return parser
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,12 @@ def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise SystemExit(f"gm: {exc}") from None
 
 
+EX_TEMPFAIL = 75  # sysexits.h: cron reports it; the next tick goes on where this one stopped
+
+
 def run_tick(args: argparse.Namespace) -> int:
+    """Exit 0 when everything due was done; 75, with the reasons on stderr, when some of it
+    waits (on a broken mail server, or on a lock held too long by another process)."""
     app = App(config_from(args))
     try:
         report = asyncio.run(app.daemon().once())
@@ -51,9 +57,12 @@ def run_tick(args: argparse.Namespace) -> int:
             print(line)
         if report.received or report.sent:
             print(f"received {report.received} mails, sent {report.sent}")
+        problems = report.problems()
+        for problem in problems:
+            print(f"gm tick: {problem}", file=sys.stderr)
+        return EX_TEMPFAIL if problems else 0
     finally:
         app.close()
-    return 0
 
 
 def run_daemon(args: argparse.Namespace) -> int:

@@ -52,6 +52,7 @@ class MailContext:
     session: Session
     sender: str  # the From address, lower case
     now: datetime
+    received_at: datetime | None = None  # when the mail was stored (None: not from a mail)
     inbound_id: int | None = None
     message_id: str | None = None
     authenticated: bool = False  # whether the mail carries a DKIM/SPF pass, when that is required
@@ -64,6 +65,12 @@ class MailContext:
     # What must be recorded even when the command fails and its changes are undone
     # (a wrong secret is logged; a new address is reported to the player).
     keep: list[Callable[[], None]] = field(default_factory=list)
+
+    def enter(self, game: Game, seat: Seat | None = None, *, as_gm: bool = False) -> None:
+        """Act in ``game`` from here on: as ``seat``'s power, as its game master, or (neither)
+        as someone who has only joined it. Nothing is carried over from a game before: a game
+        master's rights hold only in the game signed on to."""
+        self.game, self.seat, self.is_gm, self.acting_as = game, seat, as_gm, None
 
     @property
     def power(self) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.echo import count_lines
@@ -51,6 +51,25 @@ def deadline_line(ctx: MailContext, game: Game) -> str:
     return hang(f"Deadline for {phase_title(ctx, game)}: {format_moment(game.deadline, reader_zone(ctx))}", 4)
 
 
+_ADJUDICATED_SINCE = (select(PhaseRecord.phase)  # built once
+                      .where(PhaseRecord.game_id == bindparam("game"), PhaseRecord.rolled_back.is_(False),
+                             PhaseRecord.processed_at > bindparam("received"))
+                      .order_by(PhaseRecord.seq).limit(1))
+
+
+def adjudicated_meanwhile(ctx: MailContext, game: Game) -> list[str]:
+    """When a phase was processed after the mail arrived (it waited behind the processing, or
+    arrived while it ran), the mail's commands count for the phase now current: say so."""
+    if ctx.received_at is None or not game.phase:
+        return []
+    phase = ctx.session.scalar(_ADJUDICATED_SINCE, {"game": game.id, "received": ctx.received_at})
+    if phase is None:
+        return []
+    variant = ctx.services.variant_of(game)
+    return [hang(f"Note: {variant.title(variant.calendar.parse(phase))} was adjudicated while your mail waited "
+                 f"to be read; what it asks counts for {phase_title(ctx, game)}.", 4)]
+
+
 class Signon(Command):
     read_only = True
     name = "SIGNON"
@@ -72,7 +91,8 @@ class Signon(Command):
             raise CommandError(f"write {self.usage}")
         if ctx.services.config.require_authentication_results and not ctx.authenticated:
             raise CommandError("this judge only accepts mail that passed DKIM or SPF checks")
-        game = find_game(ctx.session, game_name) or find_game(ctx.session, game_name.lower())
+        # Locked for the rest of the mail: its commands run wholly before or after a phase is processed.
+        game = find_game(ctx.session, game_name, lock=True) or find_game(ctx.session, game_name.lower(), lock=True)
         if game is None:
             raise CommandError(f"there is no game {game_name!r} (LIST shows the games)")
         if who.upper() in GM_WORDS:
@@ -88,8 +108,8 @@ class Signon(Command):
             self._new_address(ctx, game, seat)
             raise CommandError(f"{ctx.sender} is not the registered address of {seat.power} in {game.name}; "
                                "send from your registered address (SET ADDRESS changes it)")
-        ctx.game, ctx.seat, ctx.is_gm = game, seat, False
-        return [f"Signed on as {seat.power} in {game.name}, {phase_title(ctx, game)}."]
+        ctx.enter(game, seat)
+        return [f"Signed on as {seat.power} in {game.name}, {phase_title(ctx, game)}.", *adjudicated_meanwhile(ctx, game)]
 
     def _seat(self, ctx: MailContext, game: Game, who: str) -> Seat:
         variant = ctx.services.variant_of(game)
@@ -108,8 +128,8 @@ class Signon(Command):
             raise CommandError(f"wrong game master secret for {game.name}")
         if ctx.sender != settings.gm.lower():
             raise CommandError(f"{ctx.sender} is not the game master's address of {game.name}")
-        ctx.game, ctx.seat, ctx.is_gm = game, None, True
-        return [f"Signed on as the game master of {game.name}.", deadline_line(ctx, game)]
+        ctx.enter(game, as_gm=True)
+        return [f"Signed on as the game master of {game.name}.", *adjudicated_meanwhile(ctx, game), deadline_line(ctx, game)]
 
     def _new_address(self, ctx: MailContext, game: Game, seat: Seat) -> None:
         ctx.keep.append(lambda: self._report_new_address(ctx, game, seat))
@@ -136,7 +156,7 @@ class Join(Command):
         words = invocation.args.split()
         if not words:
             raise CommandError(f"write {self.usage}")
-        game = find_game(ctx.session, words[0])
+        game = find_game(ctx.session, words[0], lock=True)
         if game is None:
             raise CommandError(f"there is no game {words[0]!r} (LIST shows the games)")
         preference = " ".join(words[1:]) or None
@@ -144,7 +164,7 @@ class Join(Command):
             joined = join(ctx.services, ctx.session, game, ctx.sender, preference=preference)
         except GameError as exc:
             raise CommandError(str(exc)) from None
-        ctx.game, ctx.seat = game, joined.seat
+        ctx.enter(game, joined.seat)  # a joined player, never a game master here
         variant = ctx.services.variant_of(game)
         seat = joined.seat
         if variant.open_membership and seat.power:  # the player founds a power of its own

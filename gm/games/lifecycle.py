@@ -36,15 +36,29 @@ class Joined:
     secret: str
 
 
-# One statement, built once: building a statement costs more than running it
+# Statements built once: building a statement costs more than running it
 # (docs/design/performance.md).
 _GAME_NAMED = select(Game).where(Game.name == bindparam("name")).options(
     joinedload(Game.seats).joinedload(Seat.player))
+# Locked: whoever changes a game holds its row until commit, so a phase is processed either
+# before a mail's commands or after them, never under them. Only the game's row is locked
+# (PostgreSQL cannot lock the nullable side of an outer join); read again once the lock is
+# held (populate_existing), as it may have changed while this process waited.
+_GAME_NAMED_LOCKED = _GAME_NAMED.with_for_update(of=Game).execution_options(populate_existing=True)
+_GAME_LOCKED = (select(Game).where(Game.id == bindparam("id"))
+                .options(joinedload(Game.seats).joinedload(Seat.player))
+                .with_for_update(of=Game).execution_options(populate_existing=True))
 
 
-def find_game(session: Session, name: str) -> Game | None:
-    """The game and its seats with their players (nearly every caller needs them)."""
-    return session.scalars(_GAME_NAMED, {"name": name}).unique().first()
+def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None:
+    """The game and its seats with their players (nearly every caller needs them); ``lock``:
+    for a caller that may change it (held to the end of the transaction)."""
+    return session.scalars(_GAME_NAMED_LOCKED if lock else _GAME_NAMED, {"name": name}).unique().first()
+
+
+def lock_game(session: Session, game_id: int) -> Game | None:
+    """The game by its id, locked and read afresh (as ``find_game(lock=True)``)."""
+    return session.scalars(_GAME_LOCKED, {"id": game_id}).unique().first()
 
 
 def player_for(services: Services, session: Session, email: str, name: str = "", timezone: str | None = None) -> Player:
@@ -89,7 +103,7 @@ def power_named(game: Game, variant: Variant, text: str) -> str | None:
 
 def create_or_update(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str) -> Game:
     """Bring the stored game in line with its settings file (the GM's edits take effect here)."""
-    game = find_game(session, settings.name)
+    game = find_game(session, settings.name, lock=True)
     text_digest = digest(yaml_text)
     if game is None:
         if not services.known_variant(settings.variant):

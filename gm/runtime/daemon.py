@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
-from gm.services.sending import Dispatcher
+from gm.services.sending import Dispatcher, Drained
+from gm.store.retry import DatabaseBusy
 from gm.transport import Inbox, InboxUnavailable
 
 log = logging.getLogger(__name__)
@@ -22,8 +23,23 @@ log = logging.getLogger(__name__)
 @dataclass
 class RoundReport:
     received: int = 0
-    sent: int = 0
     tick: TickReport = field(default_factory=TickReport)
+    drained: Drained = field(default_factory=Drained)
+    busy: list[str] = field(default_factory=list)  # work left for the next round, and why
+
+    @property
+    def sent(self) -> int:
+        return self.drained.sent
+
+    def problems(self) -> list[str]:
+        """What an operator must hear of (cron mails what `gm tick` writes on stderr)."""
+        found = [*self.busy, *self.tick.busy]
+        if self.drained.busy:
+            found.append(self.drained.busy)
+        if self.drained.outage is not None:
+            found.append(f"outgoing mail waits: the outbound server takes no mail ({self.drained.outage.error}); "
+                         "fix it, then run `gm outbox --retry-now`")
+        return found
 
 
 class Daemon:
@@ -40,9 +56,20 @@ class Daemon:
             report.received = await self.inbox.drain(self.intake.deliver)
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
             log.warning("inbox unavailable: %s", exc)
+        except DatabaseBusy as exc:  # the mail stays in the inbox (and stored): the next round has it
+            log.warning("%s", exc)
+            report.busy.append(str(exc))
+        self._handle_left_unhandled(report)
         report.tick = self.scheduler.tick()
-        report.sent = await self.dispatcher.drain()
+        report.drained = await self.dispatcher.drain()
         return report
+
+    def _handle_left_unhandled(self, report: RoundReport) -> None:
+        try:
+            self.intake.handle_left_unhandled()
+        except DatabaseBusy as exc:
+            log.warning("%s", exc)
+            report.busy.append(str(exc))
 
     async def run(self, tick_seconds: float = 30.0, send_seconds: float = 5.0) -> None:
         await asyncio.gather(
@@ -53,10 +80,14 @@ class Daemon:
 
     async def _deliver(self, raw: bytes, source_key: str) -> None:
         await self.intake.deliver(raw, source_key)
-        self._tick()  # a PROCESS or the last orders may make a phase due at once
+        self._schedule()  # a PROCESS or the last orders may make a phase due at once
         self._wake_sender.set()  # answer within seconds
 
     def _tick(self) -> None:
+        self._handle_left_unhandled(RoundReport())
+        self._schedule()
+
+    def _schedule(self) -> None:
         report = self.scheduler.tick()
         for line in report.processed:
             log.info("processed %s", line)

@@ -2,7 +2,9 @@
 
 ``tick`` is safe to run from several processes at once: each game is advanced in its own
 transaction that locks the game row (PostgreSQL) or the database (SQLite) and checks again
-that the game is still due, and the game's version column refuses a stale write.
+that the game is still due; a mail's commands lock the same row, so a phase is processed
+wholly before or wholly after them. A game whose lock is not had in time is left for the next
+tick (``TickReport.busy`` says so).
 """
 
 from __future__ import annotations
@@ -11,17 +13,17 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session, joinedload
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from gm.games.context import Services
-from gm.games.lifecycle import seat_of
+from gm.games.lifecycle import lock_game, seat_of
 from gm.games.orderbook import late_powers
 from gm.services.processing import process
 from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
-from gm.store.models import Game, GameStatus, Seat, SeatStatus
+from gm.store.models import Game, GameStatus, SeatStatus
+from gm.store.retry import DatabaseBusy, in_transaction
 from gm.games.mailer import reader_zone
 
 log = logging.getLogger(__name__)
@@ -32,13 +34,7 @@ class TickReport:
     processed: list[str] = field(default_factory=list)  # "game PHASE"
     reminded: list[str] = field(default_factory=list)
     refused_settings: list[str] = field(default_factory=list)
-
-
-# The game, locked, with its seats and their players (every step below reads them), in one
-# statement built once (building a statement costs more than running it). Only the game's row
-# is locked (PostgreSQL cannot lock the rows on the nullable side of an outer join).
-_GAME_LOCKED = (select(Game).where(Game.id == bindparam("id"))
-                .options(joinedload(Game.seats).joinedload(Seat.player)).with_for_update(of=Game))
+    busy: list[str] = field(default_factory=list)  # work left for the next tick, and why
 
 
 class Scheduler:
@@ -51,9 +47,14 @@ class Scheduler:
         report.refused_settings = self.settings_files.sync().refused
         for game_id in self.due_games():
             try:
-                self.advance(game_id, report)
-            except StaleDataError:
-                log.info("game %s was advanced by another process", game_id)
+                done = in_transaction(self.services.db, f"game {game_id}",
+                                      lambda session, game_id=game_id: self.advance(session, game_id))
+            except DatabaseBusy as exc:
+                log.warning("%s", exc)
+                report.busy.append(str(exc))
+            else:  # reported once committed: a unit of work run again reports once
+                report.reminded += done.reminded
+                report.processed += done.processed
             self.services.faults.point("after-commit")
         return report
 
@@ -64,37 +65,38 @@ class Scheduler:
                 select(Game.id).where(Game.status == GameStatus.ACTIVE, Game.due_at <= now).order_by(Game.due_at)
             ))
 
-    def advance(self, game_id: int, report: TickReport) -> None:
-        with self.services.db.unit_of_work() as session:
-            game = session.scalars(_GAME_LOCKED, {"id": game_id}).unique().first()
-            now = self.services.clock.now()
-            if game is None or not is_due(self.services, game, now):
-                return  # another process got here first
-            self._remind(session, game, report)
-            deadline = game.deadline
-            assert deadline is not None
-            late = late_powers(self.services, game)
-            settings = self.services.settings_of(game)
-            early = (
-                settings.early.enabled and game.orders_complete_at is not None and not late
-                and now >= game.orders_complete_at + settings.early.delay
-                and not any(s.wait_seq == game.phase_seq for s in game.seats if s.left_at is None)
-            )
-            if now >= deadline and late and settings.grace and not (game.notices or {}).get("late_sent"):
-                self._late_notices(session, game, late)
-                refresh_due(self.services, game)
-                return
+    def advance(self, session: Session, game_id: int) -> TickReport:
+        """One game's due work, in the caller's transaction; what was done."""
+        done = TickReport()
+        game = lock_game(session, game_id)
+        now = self.services.clock.now()
+        if game is None or not is_due(self.services, game, now):
+            return done  # another process got here first
+        self._remind(session, game, done.reminded)
+        deadline = game.deadline
+        assert deadline is not None
+        late = late_powers(self.services, game)
+        settings = self.services.settings_of(game)
+        early = (
+            settings.early.enabled and game.orders_complete_at is not None and not late
+            and now >= game.orders_complete_at + settings.early.delay
+            and not any(s.wait_seq == game.phase_seq for s in game.seats if s.left_at is None)
+        )
+        if now >= deadline and late and settings.grace and not (game.notices or {}).get("late_sent"):
+            self._late_notices(session, game, late)
+            refresh_due(self.services, game)
+        else:
             late_sent = (game.notices or {}).get("late_sent", False)
             grace_over = now >= deadline + (settings.grace if late_sent else timedelta(0))
             requested = (game.notices or {}).get("process_now", False)
             if requested or early or (now >= deadline and (not late or grace_over)):
-                phase = game.phase
+                done.processed.append(f"{game.name} {game.phase}")
                 process(self.services, session, game)
-                report.processed.append(f"{game.name} {phase}")
-                return
-            refresh_due(self.services, game)
+            else:
+                refresh_due(self.services, game)
+        return done
 
-    def _remind(self, session: Session, game: Game, report: TickReport) -> None:
+    def _remind(self, session: Session, game: Game, reminded: list[str]) -> None:
         settings = self.services.settings_of(game)
         now = self.services.clock.now()
         deadline = game.deadline
@@ -120,7 +122,7 @@ class Scheduler:
                 template="mail/reminder.txt.j2", kind="reminder", game_id=game.id,
                 game=game, seat=seat, zone=zone, deadline=game.deadline, now=now,
             )
-            report.reminded.append(f"{game.name} {power}")
+            reminded.append(f"{game.name} {power}")
         notices["reminded"] = sent
         game.notices = notices
 

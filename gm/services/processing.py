@@ -70,6 +70,9 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
         _results_mails(services, session, game, record, report, position, held)
     services.faults.point("after-mails-queued")
     _apply_missed_policy(services, session, game)
+    # The moment processing ended (just before its commit): a mail that arrived before it is
+    # told that this phase was adjudicated before its commands ran (gm.commands.player).
+    record.processed_at = services.clock.now()
     return Processed(record, report)
 
 

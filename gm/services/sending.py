@@ -1,74 +1,157 @@
-"""Draining the outbox: each queued mail is built, pictures attached, and handed to the sender.
+"""Draining the outbox: each queued mail is claimed, built, pictures attached, and handed to the sender.
 
-A mail that fails for now is tried again later (1 min, 5 min, 30 min, then every 2 hours, up to
-a day); a permanent failure is recorded and the game master (or the administrator) is told.
+* **Claimed, so sent once.** A process claims a few due mails at a time (a lease: ``FOR UPDATE
+  SKIP LOCKED`` on PostgreSQL, the write lock on SQLite) before it sends them, so any number of
+  processes drain one outbox without sending a mail twice. A process that dies holding a claim
+  leaves it to run out (``outbox_lease``); another then sends the mail with the Message-ID it
+  was queued with, so a client drops the copy should the first have gone out after all: a crash
+  between the server's "accepted" and the record of it is the one window for a second copy, and
+  the record is written at once.
+* **One bad mail stops nothing.** A mail that cannot be built is set aside (failed) with the
+  error and the administrator told; a picture that cannot be drawn leaves its mail without it,
+  saying so.
+* **Failures by whose fault they are** (gm.transport): a server that takes no mail (configuration,
+  connection) makes every mail wait, none is given up (gm.services.outbound_health); a message
+  refused for now is tried again later (1 min, 5 min, 30 min, then every 2 hours, up to a day);
+  a message refused for good is marked failed and the game master (or the administrator) told.
+
 Every mail carries a Message-ID that gm recognises as its own (no mail loops).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.notices import tell_gm
 from gm.games.pictures import current_png, phase_png, start_png
-from gm.render import MissingShapes
+from gm.services import outbound_health
 from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
-from gm.transport import PermanentFailure, Sender, TemporaryFailure
+from gm.store.retry import DatabaseBusy, in_transaction
+from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
 
 log = logging.getLogger(__name__)
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30)) + (timedelta(hours=2),) * 12
 AUTOMATIC = {"reply": "auto-replied", "refusal": "auto-replied", "map": "auto-replied", "paused": "auto-replied"}
+CLAIM = 10  # mails claimed at a time: a few, so that other processes share a long drain
+NO_PICTURE = "\n\n(The map picture could not be drawn for this mail; the judge's administrator has been told.)\n"
+
+_OUTBOX = OutboundMail.__table__
+_CLAIMABLE = (select(_OUTBOX.c.id)  # built once
+              .where(_OUTBOX.c.status == OutboundStatus.PENDING, _OUTBOX.c.next_attempt_at <= bindparam("now"),
+                     or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < bindparam("now")))
+              .order_by(_OUTBOX.c.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
+_CLAIM = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
+          .values(lease_until=bindparam("until"), lease_owner=bindparam("owner")))
+_RELEASE = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)),
+                                  _OUTBOX.c.lease_owner == bindparam("owner"))
+            .values(lease_until=None, lease_owner=""))
+_SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail"))
+         .values(status=OutboundStatus.SENT, sent_at=bindparam("at"), attempts=_OUTBOX.c.attempts + 1,
+                 lease_until=None, lease_owner=""))
+
+
+@dataclass
+class Drained:
+    sent: int = 0
+    outage: outbound_health.Outage | None = None  # every mail waits on the server: why, since when
+    busy: str = ""  # the outbox could not be claimed in time: left for the next run
 
 
 class Dispatcher:
-    def __init__(self, services: Services, sender: Sender):
+    def __init__(self, services: Services, sender: Sender, owner: str | None = None):
         self.services = services
         self.sender = sender
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
-    async def drain(self, limit: int = 500) -> int:
-        """Send what is due now; the number sent."""
-        now = self.services.clock.now()
-        with self.services.db.sessions() as session:
-            due = list(session.scalars(
-                select(OutboundMail.id).where(OutboundMail.status == OutboundStatus.PENDING,
-                                              OutboundMail.next_attempt_at <= now)
-                .order_by(OutboundMail.id).limit(limit)
-            ))
+    async def drain(self, limit: int = 500) -> Drained:
+        """Send what is due now (up to ``limit`` mails), a few claimed at a time."""
+        drained = Drained()
+        known = outbound_health.outage(self.services)
+        if known is not None and known.next_try_at is not None and self.services.clock.now() < known.next_try_at:
+            drained.outage = known  # not to be tried yet
+            return drained
+        was_failing = known is not None
         pictures: dict[tuple[int | None, int | None], bytes | None] = {}
-        sent = 0
-        for mail_id in due:
-            sent += await self._send_one(mail_id, pictures)
-        return sent
+        tried = 0
+        while tried < limit:
+            try:
+                claimed = self._claim(min(CLAIM, limit - tried))
+            except DatabaseBusy as exc:
+                log.warning("%s", exc)
+                drained.busy = str(exc)
+                break
+            if not claimed:
+                break
+            for index, mail_id in enumerate(claimed):
+                tried += 1
+                try:
+                    drained.sent += await self._send_one(mail_id, pictures)
+                except ServerFailure as exc:
+                    self._release(claimed[index:])
+                    drained.outage = outbound_health.server_failed(self.services, str(exc))
+                    return drained
+                if was_failing and drained.sent:
+                    outbound_health.server_works(self.services)
+                    was_failing = False
+        return drained
+
+    def _claim(self, count: int) -> list[int]:
+        now = self.services.clock.now()
+
+        def claim(session: Session) -> list[int]:
+            connection = session.connection()
+            ids = list(connection.execute(_CLAIMABLE, {"now": now, "limit": count}).scalars())
+            if ids:
+                until = now + timedelta(seconds=self.services.config.outbox_lease)
+                connection.execute(_CLAIM, {"ids": ids, "until": until, "owner": self.owner})
+            return ids
+
+        return in_transaction(self.services.db, "claiming outgoing mail", claim)
+
+    def _release(self, ids: list[int]) -> None:
+        with self.services.db.unit_of_work() as session:
+            session.connection().execute(_RELEASE, {"ids": ids, "owner": self.owner})
 
     async def _send_one(self, mail_id: int, pictures: dict) -> int:  # type: ignore[type-arg]
+        """1 when the mail went; raises ServerFailure when the server takes no mail."""
         with self.services.db.sessions() as session:
             mail = session.get(OutboundMail, mail_id)
-            if mail is None or mail.status != OutboundStatus.PENDING:
+            if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
                 return 0
-            message = self.build(session, mail, pictures)
+            try:
+                message = self.build(session, mail, pictures)
+            except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
+                log.exception("mail %s cannot be built", mail_id)
+                self._set_aside(mail_id, f"could not be built: {type(exc).__name__}: {exc}")
+                return 0
         try:
             await self.sender.send(message)
+        except ServerFailure:
+            raise
         except TemporaryFailure as exc:
             self._retry(mail_id, str(exc))
             return 0
         except PermanentFailure as exc:
             self._give_up(mail_id, str(exc))
             return 0
+        # Recorded at once: a crash before this line is the only way to a second copy.
         with self.services.db.unit_of_work() as session:
-            mail = session.get(OutboundMail, mail_id)
-            assert mail is not None
-            mail.status = OutboundStatus.SENT
-            mail.sent_at = self.services.clock.now()
-            mail.attempts += 1
+            session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
+        log.info("sent mail %s (%s) to %s", mail_id, message["X-GM-Kind"], message["To"])
         return 1
 
-    def build(self, session, mail: OutboundMail, pictures: dict) -> EmailMessage:  # type: ignore[no-untyped-def, type-arg]
+    def build(self, session: Session, mail: OutboundMail, pictures: dict) -> EmailMessage:  # type: ignore[type-arg]
         config = self.services.config
         message = EmailMessage()
         message["From"] = formataddr((config.judge_name, config.judge_address))
@@ -81,15 +164,16 @@ class Dispatcher:
         if mail.in_reply_to:
             message["In-Reply-To"] = mail.in_reply_to
             message["References"] = mail.in_reply_to
-        message.set_content(mail.body)
-        picture = self._picture(session, mail, pictures)
+        wanted = mail.attach_phase_id is not None or mail.kind in ("map", "start")
+        picture = self._picture(session, mail, pictures) if wanted else None
+        message.set_content(mail.body if picture is not None or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
         if picture is not None:
             message.add_attachment(picture, maintype="image", subtype="png", filename=self._picture_name(session, mail))
         return message
 
-    def _picture(self, session, mail: OutboundMail, pictures: dict) -> bytes | None:  # type: ignore[no-untyped-def, type-arg]
-        if mail.attach_phase_id is None and mail.kind not in ("map", "start"):
-            return None
+    def _picture(self, session: Session, mail: OutboundMail, pictures: dict) -> bytes | None:  # type: ignore[type-arg]
+        """The mail's picture, drawn once per drain; None when it cannot be drawn (the
+        administrator is told once per picture)."""
         key = (mail.game_id, mail.attach_phase_id)
         if key not in pictures:
             pictures[key] = None
@@ -102,11 +186,14 @@ class Dispatcher:
                     pictures[key] = start_png(self.services, session, game)
                 elif game is not None and game.position is not None:
                     pictures[key] = current_png(self.services, game)
-            except MissingShapes as exc:
-                log.warning("no map picture for %s: %s", game.name if game else "?", exc)
+            except Exception as exc:  # noqa: BLE001 - the mail goes without its picture, saying so
+                log.exception("no map picture for %s", game.name if game else "?")
+                self._tell_admin(f"a map picture of {game.name if game else '?'} cannot be drawn",
+                                 f"The picture for the mail {mail.id!r} ({mail.subject!r}) and others like it could "
+                                 f"not be drawn; the mails go without it.\n\n{type(exc).__name__}: {exc}")
         return pictures[key]
 
-    def _picture_name(self, session, mail: OutboundMail) -> str:  # type: ignore[no-untyped-def]
+    def _picture_name(self, session: Session, mail: OutboundMail) -> str:
         record = session.get(PhaseRecord, mail.attach_phase_id) if mail.attach_phase_id else None
         game = session.get(Game, mail.game_id) if mail.game_id else None
         name = game.name if game else "map"
@@ -120,6 +207,7 @@ class Dispatcher:
             assert mail is not None
             mail.attempts += 1
             mail.last_error = error
+            mail.lease_until, mail.lease_owner = None, ""
             if mail.attempts > len(RETRY_DELAYS):
                 self._failed(session, mail, f"still failing after {mail.attempts} attempts: {error}")
             else:
@@ -133,9 +221,27 @@ class Dispatcher:
             mail.attempts += 1
             self._failed(session, mail, error)
 
-    def _failed(self, session, mail: OutboundMail, error: str) -> None:  # type: ignore[no-untyped-def]
+    def _set_aside(self, mail_id: int, error: str) -> None:
+        with self.services.db.unit_of_work() as session:
+            mail = session.get(OutboundMail, mail_id)
+            assert mail is not None
+            mail.status, mail.last_error = OutboundStatus.FAILED, error
+            mail.lease_until, mail.lease_owner = None, ""
+            if mail.kind == "gm-alert":
+                return  # never alert about an alert: no loops
+            tell_gm(self.services, session, None, subject=f"mail {mail_id} set aside",
+                    text=f"The mail {mail.subject!r} to {mail.to_address} could not be built and is set aside; "
+                         f"the others go on. Once the cause is fixed, `gm outbox --resend {mail_id}` sends it.\n\n"
+                         f"{error}")
+
+    def _tell_admin(self, subject: str, text: str) -> None:
+        with self.services.db.unit_of_work() as session:
+            tell_gm(self.services, session, None, subject=subject, text=text)
+
+    def _failed(self, session: Session, mail: OutboundMail, error: str) -> None:
         mail.status = OutboundStatus.FAILED
         mail.last_error = error
+        mail.lease_until, mail.lease_owner = None, ""
         log.error("mail %s to %s failed: %s", mail.id, mail.to_address, error)
         if mail.kind == "gm-alert":
             return  # never alert about an alert: no loops

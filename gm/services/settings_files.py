@@ -18,6 +18,7 @@ from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
 from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import AuditEntry, Game
+from gm.store.retry import DatabaseBusy, in_transaction
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +60,16 @@ class SettingsFiles:
             return
         for settings in games:
             try:
-                with self.services.db.unit_of_work() as session:
-                    create_or_update(self.services, session, settings, text, str(path))
+                in_transaction(self.services.db, f"game {settings.name} from {path}",
+                               lambda session, settings=settings: create_or_update(
+                                   self.services, session, settings, text, str(path)))
             except GameError as exc:
                 self._refuse(path, text, [f"game {settings.name}: {exc}"], report)
                 continue
+            except DatabaseBusy as exc:
+                log.warning("%s", exc)
+                self._seen.pop(path, None)  # read again at the next tick
+                return
         report.read.append(str(path))
 
     def _refuse(self, path: Path, text: str, problems: list[str], report: SyncReport) -> None:

@@ -3,12 +3,18 @@
 SQLite is the embedded default (WAL journal, and every transaction takes the write lock at
 BEGIN, so two processes serialise instead of failing half-way); PostgreSQL works by changing
 the URL. The schema is created or upgraded by the Alembic migrations in migrations/.
+
+Every wait is bounded (``Timeouts``): a lock waited for longer than ``lock`` seconds, or a
+statement running longer than ``statement`` seconds (PostgreSQL), fails instead of piling up
+processes behind it (gm.store.retry says what was waited for).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from alembic import command
@@ -16,23 +22,38 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 
-def make_engine(url: str, echo: bool = False) -> Engine:
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds; 0 waits for ever. SQLite knows only the lock wait (its busy timeout)."""
+
+    lock: float = 20.0
+    statement: float = 120.0
+
+
+def make_engine(url: str, echo: bool = False, timeouts: Timeouts = Timeouts()) -> Engine:
     if url.startswith("sqlite"):
         database = url.split("///", 1)[-1]
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, echo=echo, connect_args={"timeout": 60})
-        _sqlite_settings(engine)
+            file = Path(database)
+        else:
+            file = None
+        engine = create_engine(url, echo=echo, connect_args={"timeout": timeouts.lock})
+        _sqlite_settings(engine, timeouts)
+        if file is not None:
+            _name_the_wrong_file(engine, file)
         return engine
-    return create_engine(url, echo=echo, pool_pre_ping=True)
+    options = f"-c lock_timeout={int(timeouts.lock * 1000)} -c statement_timeout={int(timeouts.statement * 1000)}"
+    return create_engine(url, echo=echo, pool_pre_ping=True, connect_args={"options": options})
 
 
-def _sqlite_settings(engine: Engine) -> None:
+def _sqlite_settings(engine: Engine, timeouts: Timeouts) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves, below
@@ -40,12 +61,45 @@ def _sqlite_settings(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.execute(f"PRAGMA busy_timeout={int(timeouts.lock * 1000)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class DatabaseFileError(Exception):
+    """SQLite cannot use one of the database's files; the message names that file."""
+
+
+# SQLite's own words name the database even when the culprit is its -wal or -shm file (left
+# read-only by an earlier run, say), or the directory that holds them.
+_FILE_PROBLEMS = ("readonly database", "unable to open database file", "disk I/O error")
+
+
+def unusable_file(database: Path) -> str | None:
+    """Which of the database's files (or their directory) this process cannot write, and why."""
+    directory = database.parent
+    for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            return f"{path} is not writable by this user (uid {os.getuid()}): fix its owner or mode"
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return (f"the directory {directory} is not writable by this user (uid {os.getuid()}); SQLite creates "
+                f"{database.name}-wal and {database.name}-shm beside the database")
+    return None
+
+
+def _name_the_wrong_file(engine: Engine, database: Path) -> None:
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: ExceptionContext) -> BaseException | None:
+        error = context.original_exception
+        if not any(words in str(error) for words in _FILE_PROBLEMS):
+            return None
+        culprit = unusable_file(database)
+        if culprit is None:
+            return None
+        return DatabaseFileError(f"the database {database} cannot be used ({error}): {culprit}")
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -77,9 +131,9 @@ def downgrade(engine: Engine, revision: str) -> None:
 class Database:
     """An engine and its session factory; ``unit_of_work()`` is one transaction."""
 
-    def __init__(self, url: str, migrate: bool = True):
+    def __init__(self, url: str, migrate: bool = True, timeouts: Timeouts = Timeouts()):
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, timeouts=timeouts)
         if migrate:
             upgrade(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)

@@ -18,6 +18,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -225,9 +226,13 @@ class InboundStatus:
 
 class InboundMail(Base):
     __tablename__ = "inbound_mail"
+    # The same Message-ID with other content is another mail (a client that resends corrected
+    # orders under the old ID); only the same ID with the same content is a duplicate delivery.
+    __table_args__ = (UniqueConstraint("message_id", "content_digest", name="uq_inbound_mail_message_content"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    message_id: Mapped[str | None] = mapped_column(String(998), unique=True)
+    message_id: Mapped[str | None] = mapped_column(String(998))
+    content_digest: Mapped[str] = mapped_column(String(64), default="", server_default="")  # gm.services.arrival
     source_key: Mapped[str | None] = mapped_column(String(300), unique=True)  # e.g. imap:INBOX:uidvalidity:uid
     sender: Mapped[str] = mapped_column(String(254), default="")
     subject: Mapped[str] = mapped_column(Text, default="")
@@ -267,6 +272,25 @@ class OutboundMail(Base):
     last_error: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column()
     sent_at: Mapped[datetime | None] = mapped_column()
+    # Claimed by one sending process until then (gm.services.sending): a crashed sender's claim
+    # runs out and another process sends the mail, with the same Message-ID.
+    lease_until: Mapped[datetime | None] = mapped_column()
+    lease_owner: Mapped[str] = mapped_column(String(64), default="", server_default="")
+
+
+class ServerHealth(Base):
+    """Whether a mail server gm depends on works, as every process sees it: while the outbound
+    server refuses for a reason a configuration fix cures, no mail is tried against it until
+    ``next_try_at``, and the administrator is told once per outage."""
+
+    __tablename__ = "server_health"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)  # "outbound"
+    failing_since: Mapped[datetime | None] = mapped_column()  # None: working
+    failures: Mapped[int] = mapped_column(Integer, default=0)  # in a row
+    next_try_at: Mapped[datetime | None] = mapped_column()
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    told: Mapped[bool] = mapped_column(Boolean, default=False)  # the administrator, this outage
 
 
 class MailboxState(Base):
@@ -295,5 +319,5 @@ class AuditEntry(Base):
 
 __all__ = [
     "Absence", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "MailboxState", "OrderSet",
-    "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus",
+    "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus", "ServerHealth",
 ]

@@ -12,7 +12,8 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   of a larger one it delivers that much and the whole size, ``deliver(raw, source_key, size)``
   (the reader keeps the headers and text parts and tells the sender: nothing is dropped unseen).
 * An **outbox** (`Sender` protocol) sends one ``email.message.EmailMessage`` and raises
-  ``TemporaryFailure`` (try again later) or ``PermanentFailure`` (give up, tell the GM).
+  ``ServerFailure`` (the server takes no mail now: everything waits for a fix),
+  ``TemporaryFailure`` (this message later) or ``PermanentFailure`` (give up, tell the GM).
 
 Implementations: `imap.ImapInbox`, `maildir.MaildirInbox`, `maildir.MaildirSender`,
 `smtp.SmtpSender`, `pipe.read_message` (one message on stdin, for `gm receive`); `factory`
@@ -25,12 +26,13 @@ from gm.transport.base import (
     InboxUnavailable,
     PermanentFailure,
     Sender,
+    ServerFailure,
     TemporaryFailure,
     Watermark,
     WatermarkStore,
 )
 
 __all__ = [
-    "Deliver", "Inbox", "InboxUnavailable", "PermanentFailure", "Sender", "TemporaryFailure", "Watermark",
-    "WatermarkStore",
+    "Deliver", "Inbox", "InboxUnavailable", "PermanentFailure", "Sender", "ServerFailure", "TemporaryFailure",
+    "Watermark", "WatermarkStore",
 ]

@@ -16,11 +16,18 @@ class Deliver(Protocol):
 
 
 class TemporaryFailure(Exception):
-    """Sending failed for now (network, 4xx): try again later."""
+    """Sending this message failed for now (a 4xx for it, a full mailbox): try it again later."""
+
+
+class ServerFailure(TemporaryFailure):
+    """The server takes no mail now, for a reason that is not the message's and that a fix of
+    the server or of gm's configuration cures (no connection, TLS, authentication, relaying
+    refused, the sender refused): every message waits, none is given up."""
 
 
 class PermanentFailure(Exception):
-    """Sending can never succeed (5xx, refused recipient): give up and tell someone."""
+    """Sending this message can never succeed (a 5xx for it, a refused recipient): give up and
+    tell someone."""
 
 
 class InboxUnavailable(Exception):

@@ -22,7 +22,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from gm.transport.base import Deliver, TemporaryFailure, backoff_delay
+from gm.transport.base import Deliver, ServerFailure, backoff_delay
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +140,8 @@ class MaildirSender:
     async def send(self, message: EmailMessage) -> None:
         try:
             self.deliver_file(message)
-        except OSError as exc:
-            raise TemporaryFailure(f"cannot write into {self.path}: {exc}") from exc
+        except OSError as exc:  # a full disk, a wrong path or mode: nothing can go until it is fixed
+            raise ServerFailure(f"cannot write into {self.path}: {exc}") from exc
 
     def deliver_file(self, message: EmailMessage) -> str:
         """Write ``message`` into the Maildir; returns its key (the file's unique name)."""

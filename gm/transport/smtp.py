@@ -2,32 +2,45 @@
 username is configured, the server certificate checked against ``ca_file`` when one is given
 (else against the system's CAs).
 
-What the server says is sorted for the outbox: try again later (`TemporaryFailure`: no
-connection, timeout, 4xx, failed authentication — a configuration fix makes those go through)
-or give up (`PermanentFailure`: 5xx, refused recipient). A message accepted for some recipients
-and refused for others counts as permanent too: sending it again would duplicate it for the
-others.
+What the server says is sorted for the outbox by whose fault it is:
+
+* the server's or gm's configuration (`ServerFailure`: every mail waits for a fix, none is
+  given up): no connection, a timeout, TLS, authentication failed or required (530, 5.7.0),
+  relaying refused, the sender (MAIL FROM) refused, 421 (service not available);
+* this message, for now (`TemporaryFailure`): any other 4xx;
+* this message, for good (`PermanentFailure`): any other 5xx, a refused recipient. A message
+  accepted for some recipients and refused for others counts as permanent too: sending it again
+  would duplicate it for the others.
 """
 
 from __future__ import annotations
 
+import re
 import ssl
 from email.message import EmailMessage
 
 import aiosmtplib
 
 from gm.config import MailboxConfig
-from gm.transport.base import PermanentFailure, TemporaryFailure
+from gm.transport.base import PermanentFailure, ServerFailure, TemporaryFailure
 
 DEFAULT_PORTS = {"none": 25, "starttls": 587, "ssl": 465}
+# Refusals that say gm may not send through this server at all, whatever the message.
+_NOT_ALLOWED = re.compile(r"\b5\.7\.0\b|relay|authenticat|auth required|not logged in|sender address rejected", re.I)
+
+
+def is_configuration(code: int, message: str) -> bool:
+    return code in (421, 530) or bool(_NOT_ALLOWED.search(message))
 
 
 def _by_code(code: int, what: str) -> Exception:
+    if is_configuration(code, what):
+        return ServerFailure(what)
     if 400 <= code < 500:
         return TemporaryFailure(what)
     if 500 <= code < 600:
         return PermanentFailure(what)
-    return TemporaryFailure(what)  # not a reply code: a broken connection or a confused server
+    return ServerFailure(what)  # not a reply code: a broken connection or a confused server
 
 
 class SmtpSender:
@@ -62,16 +75,22 @@ class SmtpSender:
             )
         except aiosmtplib.SMTPRecipientsRefused as exc:
             refusals = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+            if exc.recipients and all(is_configuration(r.code, r.message) for r in exc.recipients):
+                raise ServerFailure(f"{self.server} refuses to take mail from gm: {refusals}; check the outbound "
+                                    "host, port, tls, username and password") from exc
             if exc.recipients and all(400 <= r.code < 500 for r in exc.recipients):
                 raise TemporaryFailure(f"{self.server} refused for now: {refusals}") from exc
             raise PermanentFailure(f"{self.server} refused: {refusals}") from exc
         except aiosmtplib.SMTPAuthenticationError as exc:
-            raise TemporaryFailure(f"{self.server}: authentication as {config.username!r} failed "
-                                   f"({exc.code} {exc.message}); check the outbound username and password") from exc
+            raise ServerFailure(f"{self.server}: authentication as {config.username!r} failed "
+                                f"({exc.code} {exc.message}); check the outbound username and password") from exc
+        except aiosmtplib.SMTPSenderRefused as exc:
+            raise ServerFailure(f"{self.server} refused the sender {exc.sender!r} ({exc.code} {exc.message}); check "
+                                "judge_address and the outbound username and password") from exc
         except aiosmtplib.SMTPResponseException as exc:
             raise _by_code(exc.code, f"{self.server}: {exc.code} {exc.message}") from exc
         except (aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:  # connection, timeout, TLS, no AUTH
-            raise TemporaryFailure(f"{self.server}: {type(exc).__name__}: {exc}") from exc
+            raise ServerFailure(f"{self.server}: {type(exc).__name__}: {exc}") from exc
         except ValueError as exc:  # no recipients, an address that cannot be sent safely
             raise PermanentFailure(f"cannot send this message: {exc}") from exc
         if errors:

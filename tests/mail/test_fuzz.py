@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from gm.commands.registry import CommandTable
-from gm.services.intake import Intake, identity, parse_message
+from gm.services.arrival import identity, parse_message
+from gm.services.intake import Intake
 from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import html_to_text
 from gm.services.oversize import cut_down

@@ -31,7 +31,7 @@ class FakeSender:
 
 
 def _drain(post: Post, sender: FakeSender) -> int:
-    return asyncio.run(Dispatcher(post.world.services, sender).drain())
+    return asyncio.run(Dispatcher(post.world.services, sender).drain()).sent
 
 
 def _status(post: Post, to: str) -> list[OutboundMail]:
