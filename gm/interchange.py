@@ -60,15 +60,18 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
         phase = variant.calendar.parse(str(document.get("phase", "")))
     except ValueError as exc:
         raise InterchangeError(f"phase: {exc}") from None
-    units = reader.units(document.get("units") or {})
+    extra = document.get("extra") or {}
+    if not isinstance(extra, Mapping):
+        raise InterchangeError("extra must be a JSON object (the variant's state)")
+    # Powers that fight as one may share provinces as one power (Variant.sides_share): a side
+    # is read from the variant's state alone.
+    sides = variant.sides(Position(phase, (), {}, extra=dict(extra))) if variant.sides_share else None
+    units = reader.units(document.get("units") or {}, sides)
     if document.get("centers") is None:
         centres = variant.default_centres(units)
     else:
         centres = reader.centres(document["centers"])
     dislodged = reader.dislodged(document.get("dislodged") or {})
-    extra = document.get("extra") or {}
-    if not isinstance(extra, Mapping):
-        raise InterchangeError("extra must be a JSON object (the variant's state)")
     seed = document.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise InterchangeError("seed must be a string")
@@ -175,7 +178,7 @@ class _Reader:
             raise InterchangeError(f"unit {text!r}: name the coast of {province.name}")
         raise InterchangeError(f"unit {text!r}: a {unit_type.name} cannot stand in {province.name}")
 
-    def units(self, section: Any) -> list[Unit]:
+    def units(self, section: Any, sides: Mapping[str, str] | None = None) -> list[Unit]:
         units = [self.unit(power, text) for power, items in self.per_power(section, "units") for text in items]
         if len({unit.location.province for unit in units}) == len(units):
             return units  # no two units share a province
@@ -183,7 +186,7 @@ class _Reader:
         for unit in units:
             by_province.setdefault(unit.location.province, []).append(unit)
         for together in by_province.values():
-            problem = self.variant.stack_problem(together) if len(together) > 1 else None
+            problem = self.variant.stack_problem(together, sides) if len(together) > 1 else None
             if problem:
                 raise InterchangeError(problem)
         return units

@@ -9,8 +9,13 @@ The engine makes one ``Effects`` per movement phase and hands it to the variant'
 * ``resolve_as``: a variant's own order is resolved as a standard one (a sack holds).
 * ``prevent``: an order is stopped (the unit holds), with the reason.
 * ``refuse``: an order is illegal after all (a step too many), with the reason.
-* ``close``: a border is closed to every unit but one power's (a land bridge under an enemy
-  fleet's attack): moves and supports across it are prevented.
+* ``close``: a border is closed to every unit but one power's, or only to some unit types (a
+  land bridge under an enemy fleet's attack, closed to armies): moves and supports across it are
+  prevented.
+* ``expose``: any attack on a unit's province cuts its support, even an attack from the
+  province the support goes into (a leader supporting from a space exposes every unit in it).
+* ``preview``: the phase resolved as the orders and the changes so far stand, to look at before
+  deciding more (where the fleets are once they have moved, before attacks at sea).
 * ``destroy``: a unit is gone before the land battles (a fleet sunk at sea).
 * ``roll``: a die (gm.adjudicator.dice); ``announce``: a line for the results. Both go into the
   phase's log, and from there into the results.
@@ -20,20 +25,22 @@ Units are named by their *slot*, their index in the position's units (``slot_of`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gm.adjudicator.phaselog import PhaseLog
-from gm.adjudicator.rulings import Ruling
+from gm.adjudicator.rulings import MovementOutcome, Ruling
 from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove
 from gm.domain.outcomes import Roll
 from gm.domain.position import Position
-from gm.domain.units import Unit
+from gm.domain.units import Unit, UnitType
 
 
 class Effects:
-    __slots__ = ("position", "rulings", "log", "bonus", "hold_bonus", "carried", "destroyed", "notes", "_closed")
+    __slots__ = ("position", "rulings", "log", "bonus", "hold_bonus", "carried", "destroyed", "notes", "exposed",
+                 "_closed", "_resolver")
 
-    def __init__(self, position: Position, rulings: Sequence[Ruling], log: PhaseLog):
+    def __init__(self, position: Position, rulings: Sequence[Ruling], log: PhaseLog,
+                 resolver: Callable[[Effects], MovementOutcome] | None = None):
         self.position = position
         self.rulings = rulings
         self.log = log
@@ -42,7 +49,9 @@ class Effects:
         self.carried: dict[int, int] = {}  # slot -> slot of the unit it goes with
         self.destroyed: dict[int, str] = {}  # slot -> why it is gone
         self.notes: dict[int, list[str]] = {}  # slot -> lines for the results of its order
-        self._closed: list[tuple[str, str, str, str | None]] = []
+        self.exposed: set[int] = set()  # slots whose support any attack cuts
+        self._closed: list[tuple[str, str, str, str | None, frozenset[UnitType] | None]] = []
+        self._resolver = resolver  # the engine's resolution of the phase (for ``preview``)
 
     @property
     def phase(self) -> str:
@@ -50,7 +59,7 @@ class Effects:
 
     @property
     def changes_anything(self) -> bool:
-        return bool(self.bonus or self.hold_bonus or self.carried or self.destroyed or self.notes)
+        return bool(self.bonus or self.hold_bonus or self.carried or self.destroyed or self.notes or self.exposed)
 
     # -- finding units and orders ------------------------------------------------------
 
@@ -92,9 +101,23 @@ class Effects:
     def refuse(self, index: int, why: str) -> None:
         self.rulings[index].illegal = why
 
-    def close(self, origin: str, destination: str, reason: str, open_to: str | None = None) -> None:
-        """No unit in ``origin`` (except ``open_to``'s) may move or support into ``destination``."""
-        self._closed.append((origin, destination, reason, open_to))
+    def close(self, origin: str, destination: str, reason: str, open_to: str | None = None,
+              types: frozenset[UnitType] | None = None) -> None:
+        """No unit in ``origin`` (except ``open_to``'s; of ``types`` only, if given) may move or
+        support into ``destination``."""
+        self._closed.append((origin, destination, reason, open_to, types))
+
+    def expose(self, slot: int) -> None:
+        """Any attack on the unit's province cuts its support, even from where the support goes."""
+        self.exposed.add(slot)
+
+    def preview(self) -> MovementOutcome:
+        """The phase resolved now, with the orders and changes as they stand (borders closed so
+        far included): nothing is kept of it but what the caller reads."""
+        if self._resolver is None:
+            raise RuntimeError("no resolution to preview: Effects made without the engine's resolver")
+        self.apply_closures()
+        return self._resolver(self)
 
     def destroy(self, slot: int, reason: str) -> None:
         self.destroyed[slot] = reason
@@ -113,11 +136,12 @@ class Effects:
     # -- applied by the engine once the variant is done ------------------------------------
 
     def apply_closures(self) -> None:
-        for origin, destination, reason, open_to in self._closed:
+        for origin, destination, reason, open_to, types in self._closed:
             for ruling in self.rulings:
                 unit = ruling.unit
                 if (ruling.acts and unit is not None and unit.location.province == origin
-                        and unit.power != open_to and _crosses(ruling.acting or ruling.order, destination)):
+                        and unit.power != open_to and (types is None or unit.type in types)
+                        and _crosses(ruling.acting or ruling.order, destination)):
                     ruling.prevented = reason
 
 

@@ -65,7 +65,9 @@ def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[s
         if kind is PhaseKind.RETREATS:
             own, resolved = _retreats(variant, position, ordinary, log)
         else:
-            own, resolved, disorder = _adjustments(variant, position, ordinary)
+            declared = [(p, o) for p, o in submitted if isinstance(o, Declaration)]
+            board = variant.prepare_adjustments(position, declared, log) if declared else position
+            own, resolved, disorder = _adjustments(variant, board, ordinary)
         results = _with_declarations(variant, position, submitted, own)
     resolved = variant.end_of_phase(resolved, results, log)
     done = resolved
@@ -122,7 +124,7 @@ def _movement(
 ) -> tuple[list[OrderResult], Position, list[tuple[Unit, str]]]:
     position, submitted = variant.prepare_movement(position, submitted)
     rulings = review_movement(variant, position, submitted)
-    effects = Effects(position, rulings, log)
+    effects = Effects(position, rulings, log, lambda e: resolve_moves(variant, position, rulings, e))
     variant.before_movement(effects)
     effects.apply_closures()
     outcome = variant.after_movement(effects, resolve_moves(variant, position, rulings, effects))

@@ -49,7 +49,7 @@ class _Node:
     __slots__ = (
         "unit", "power", "side", "province", "slot", "strength", "hold_extra", "kind", "dest", "coast",
         "destination", "target", "target_type", "route", "convoyed", "opponents", "supports",
-        "hold_supports", "later_supports", "fleets", "valid", "ruling", "mate", "carrier", "cargo", "partial",
+        "hold_supports", "later_supports", "fleets", "valid", "ruling", "mate", "carrier", "cargo", "partial", "exposed",
         "arriving", "resolved", "result", "visited", "in_cycle",
     )
 
@@ -79,7 +79,8 @@ class _Node:
         self.mate: _Node | None = None  # the next unit in the same province, where units share
         self.carrier: _Node | None = None  # the unit it goes with, adding nothing of its own
         self.cargo: list[_Node] | None = None  # the units that go with it
-        self.partial = False  # an attack reduces its support by the attack's strength (SupportCut)
+        self.partial = False  # an attack reduces its support by the attack's value (SupportCut)
+        self.exposed = False  # any attack cuts its support, even one from where the support goes
         self.arriving: Unit | None = None  # the unit as it stands where its move takes it (asked once)
         self.resolved = self.result = self.visited = self.in_cycle = False
 
@@ -139,11 +140,13 @@ class _Resolver:
         self.nodes = nodes
         if variant.partial_cuts:
             for node in nodes:
-                node.partial = variant.support_cut(node.unit) is SupportCut.BY_STRENGTH
+                node.partial = variant.support_cut(node.unit) is SupportCut.BY_ATTACK
         sides = variant.sides(position)
         if sides:
             for node in nodes:
                 node.side = sides.get(node.power, node.power)
+        # Units of one side share a province as one power's may (Variant.sides_share).
+        self.share_sides = sides if sides and variant.sides_share else None
         at: dict[str, _Node] = {}
         if stacks:
             last: dict[str, _Node] = {}
@@ -183,6 +186,8 @@ class _Resolver:
             by_slot[slot].strength += amount
         for slot, amount in effects.hold_bonus.items():
             by_slot[slot].hold_extra += amount
+        for slot in effects.exposed:
+            by_slot[slot].exposed = True
         for slot, carrier in effects.carried.items():
             carried, by = by_slot[slot], by_slot[carrier]
             carried.carrier = by
@@ -261,6 +266,11 @@ class _Resolver:
         """May these two stand together in ``province``, with the units that go with each? The
         variant is asked about the units as they would stand there (a unit moving in, at its
         destination): whether units may share can depend on the province (fleets at sea)."""
+        sides = self.share_sides
+        if sides is not None:
+            on_side = self.variant.may_share_on_side
+            return all(on_side(_standing(x, province), _standing(y, province), sides)
+                       for x in [a, *(a.cargo or ())] for y in [b, *(b.cargo or ())])
         may = self.variant.may_share
         if not may(_standing(a, province), _standing(b, province)):
             return False
@@ -358,7 +368,7 @@ class _Resolver:
 
     def _cuts(self, attacker: _Node, node: _Node, optimistic: bool) -> bool:
         """Does this attack cut the support of ``node`` (in the reading given)?"""
-        return (attacker.side != node.side and attacker.province != node.dest
+        return (attacker.side != node.side and (node.exposed or attacker.province != node.dest)
                 and not (self.stacks and self._share(attacker, node, node.province))
                 and (not attacker.convoyed or self._path(attacker, not optimistic)))
 
@@ -380,14 +390,15 @@ class _Resolver:
         return True
 
     def _support_left(self, node: _Node, optimistic: bool) -> float:
-        """What is left of a support that attacks reduce by their own strength (``node.partial``)."""
+        """What is left of a support that attacks reduce by their value (``node.partial``): each
+        attack's strength with its supports, at its least in the optimistic reading."""
         attackers = self.moves_to.get(node.province)
         if attackers is None:
             return node.strength
         cut = 0.0
         for attacker in attackers:
             if self._cuts(attacker, node, optimistic):
-                cut += attacker.strength
+                cut += self._attack(attacker, not optimistic)
         return max(0.0, node.strength - cut)
 
     def _convoy_holds(self, node: _Node, optimistic: bool) -> bool:

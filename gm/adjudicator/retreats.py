@@ -1,15 +1,17 @@
 """Resolving a retreat phase, and the second moves carried out with it.
 
-Retreats to the same province all fail (the units are destroyed); unordered dislodged units
-disband. A second move (``Position.second_moves``) fails if a province on its way is occupied,
-and bounces with every retreat and every other second move that claims a province of its way
-(a retreat that bounces so is destroyed; the moving unit stays where it stands). Units a
-variant lets share a province do not bounce each other.
+Retreats to the same province all fail (the units are destroyed), unless one is strictly the
+strongest (``Variant.retreat_strength``: a double unit retreats with the strength of two); it
+gets in. Unordered dislodged units disband. A second move (``Position.second_moves``) fails if
+a province on its way is occupied, and bounces with every retreat and every other second move
+that claims a province of its way (a retreat that bounces so is destroyed; the moving unit
+stays where it stands), by the same measure. Units a variant lets share a province do not
+bounce each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gm.adjudicator.rulings import Ruling
@@ -17,7 +19,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Retreat, SecondMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason
-from gm.domain.position import PendingMove, Position
+from gm.domain.position import Position
 from gm.domain.units import Unit
 
 
@@ -42,17 +44,23 @@ def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Rul
         for i, r in enumerate(rulings)
         if r.counts and r.unit is not None and isinstance(r.order, Retreat)
     }
-    claims: dict[str, list[Unit]] = {}
-    for unit, destination in retreats.values():  # each as it would stand there (Variant.may_share)
-        claims.setdefault(destination.province, []).append(unit.moved_to(destination))
+    # Each claim on a province: who makes it (a ruling's index, or ~ the second move's index)
+    # and the unit as it would stand there (Variant.may_share).
+    claims: dict[str, list[tuple[int, Unit]]] = {}
+    for index, (unit, destination) in retreats.items():
+        claims.setdefault(destination.province, []).append((index, unit.moved_to(destination)))
     occupied = {u.location.province for u in position.units}
-    open_moves: list[PendingMove] = []
-    for pending in position.second_moves:
+    open_moves: set[int] = set()
+    for number, pending in enumerate(position.second_moves):
         if not any(loc.province in occupied for loc in pending.path):
-            open_moves.append(pending)
+            open_moves.add(number)
             for loc in pending.path:
-                claims.setdefault(loc.province, []).append(pending.unit.moved_to(loc))
-    clashes = {p for p, units in claims.items() if len(units) > 1 and not _may_share(variant, units)}
+                claims.setdefault(loc.province, []).append((~number, pending.unit.moved_to(loc)))
+    sides = variant.sides(position) if variant.sides_share else None
+    beaten: set[int] = set()
+    for made in claims.values():
+        if len(made) > 1 and not _may_share(variant, [u for _, u in made], sides):
+            beaten |= _losers(variant, made)
     outcomes = []
     survivors = []
     for index, ruling in enumerate(rulings):
@@ -60,26 +68,35 @@ def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Rul
             continue
         if index in retreats:
             unit, destination = retreats[index]
-            if destination.province in clashes:
+            if index in beaten:
                 outcomes.append(RetreatOutcome(index, False, Reason.BOUNCED))
                 continue
             survivors.append(unit.moved_to(destination))
         outcomes.append(RetreatOutcome(index, True, None))
-    results, moved = _second_moves(position, open_moves, clashes)
+    results, moved = _second_moves(position, open_moves, beaten)
     units = tuple(moved.get(u, u) for u in position.units)
     return RetreatPhase(outcomes, survivors, results, units)
 
 
-def _second_moves(position: Position, open_moves: list[PendingMove],
-                  clashes: set[str]) -> tuple[list[OrderResult], dict[Unit, Unit]]:
+def _losers(variant: Variant, made: list[tuple[int, Unit]]) -> set[int]:
+    """The claims on one province that bounce: all of them, but the one strictly strongest."""
+    strengths = [variant.retreat_strength(unit) for _, unit in made]
+    top = max(strengths)
+    if strengths.count(top) == 1:
+        return {who for (who, _), strength in zip(made, strengths) if strength != top}
+    return {who for who, _ in made}
+
+
+def _second_moves(position: Position, open_moves: set[int],
+                  beaten: set[int]) -> tuple[list[OrderResult], dict[Unit, Unit]]:
     results = []
     moved: dict[Unit, Unit] = {}
-    for pending in position.second_moves:
+    for number, pending in enumerate(position.second_moves):
         unit = pending.unit
         order = SecondMove(UnitRef(unit.location, unit.type), pending.path)
-        if pending not in open_moves:
+        if number not in open_moves:
             results.append(OrderResult(unit.power, order, unit, False, Reason.BOUNCED, notes=("its way is occupied",)))
-        elif any(loc.province in clashes for loc in pending.path):
+        elif ~number in beaten:
             results.append(OrderResult(unit.power, order, unit, False, Reason.BOUNCED))
         else:
             results.append(OrderResult(unit.power, order, unit, True))
@@ -87,5 +104,5 @@ def _second_moves(position: Position, open_moves: list[PendingMove],
     return results, moved
 
 
-def _may_share(variant: Variant, units: list[Unit]) -> bool:
-    return variant.stacks and variant.stack_problem(units) is None
+def _may_share(variant: Variant, units: list[Unit], sides: Mapping[str, str] | None) -> bool:
+    return variant.stacks and variant.stack_problem(units, sides) is None

@@ -45,7 +45,7 @@ class SupportCut(Enum):
     """What an attack on a supporting unit does to its support."""
 
     WHOLE = "whole"  # any attack that cuts removes the support (standard)
-    BY_STRENGTH = "by strength"  # it takes away only as much as the attackers' own strength
+    BY_ATTACK = "by attack"  # it takes away only the attack's value: its strength with its supports
 
 
 @mypyc_attr(native_class=False)  # a dict subclass stays an ordinary Python class
@@ -87,6 +87,7 @@ class Variant:
         # Rules a subclass switches on in its own __init__ (after calling this one):
         self.stacks = False  # units may share a province: ``may_share`` says which
         self.partial_cuts = False  # some units' supports are cut by amounts: ``support_cut`` says whose
+        self.sides_share = False  # units of one side (``sides``) share a province as one power's may
         self.legality_cacheable = True  # False when legality also depends on ``Position.extra``
         # Owners of units no player plays: neutral garrisons and defenders; a variant adds its own
         # (unplayed barbarians). They hold, and take no part in adjustments.
@@ -252,15 +253,31 @@ class Variant:
         no support of theirs, and two that may share enter a province together."""
         return False
 
-    def stack_problem(self, units: Sequence[Unit]) -> str | None:
-        """Why these units (all in one province) may not stand together (None: they may)."""
+    def stack_problem(self, units: Sequence[Unit], sides: Mapping[str, str] | None = None) -> str | None:
+        """Why these units (all in one province) may not stand together (None: they may);
+        ``sides``: the position's ``sides()``, where ``sides_share`` is on."""
         for index, unit in enumerate(units):
             for other in units[index + 1:]:
                 if not self.stacks:
                     return f"two units in {unit.location.province}: {unit} and {other}"
-                if not self.may_share(unit, other):
+                if not self.may_share_on_side(unit, other, sides):
                     return f"{unit} ({unit.power}) and {other} ({other.power}) may not stand together"
         return None
+
+    def may_share_on_side(self, a: Unit, b: Unit, sides: Mapping[str, str] | None) -> bool:
+        """``may_share``, where units of powers that fight as one side (``sides_share``) may
+        share as if they were of one power."""
+        if self.may_share(a, b):
+            return True
+        if not self.sides_share or not sides or a.power == b.power:
+            return False
+        side = sides.get(a.power, a.power)
+        return side == sides.get(b.power, b.power) and self.may_share(a, Unit(a.power, b.type, b.location))
+
+    def retreat_strength(self, unit: Unit) -> float:
+        """What a unit weighs when retreats (and second moves) claim one province: the one
+        strictly strongest gets in, the others are destroyed. Standard: all alike, all fail."""
+        return 1
 
     def support_cut(self, unit: Unit) -> SupportCut:
         """What an attack does to the support ``unit`` gives (only asked when ``partial_cuts`` is on)."""
@@ -299,6 +316,12 @@ class Variant:
         says, and the orders for it rewritten to match): the same number of orders, in the same
         order. Also asked when orders are checked on submission."""
         return position, submitted
+
+    def prepare_adjustments(self, position: Position, declarations: Sequence[tuple[str, Order]],
+                            log: PhaseLog) -> Position:
+        """The board on which an adjustment phase's builds and removals are judged: what the
+        phase's own declarations do before the builds (a build given to an ally)."""
+        return position
 
     def before_movement(self, effects: Effects) -> None:
         """Turn orders into changes of the phase before it is resolved (gm.adjudicator.effects)."""

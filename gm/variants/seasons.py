@@ -18,3 +18,9 @@ def during_adjustments(calendar: Calendar, phase: Phase) -> bool:
     else:
         before = seasons[phase.season_index - 1].kinds[-1]  # index -1: the last season of last year
     return before is PhaseKind.ADJUSTMENTS
+
+
+def after_adjustments(calendar: Calendar, phase: Phase) -> bool:
+    """The phase right after an adjustment phase (played or skipped): where a variant that
+    names its winner "at the end of the adjustments" looks once they are over."""
+    return phase.kind is not PhaseKind.ADJUSTMENTS and during_adjustments(calendar, phase)

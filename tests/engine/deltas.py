@@ -54,7 +54,7 @@ class LeadersAndBridges(Variant):
         return a.power == b.power and (a.type is LEADER) != (b.type is LEADER)
 
     def support_cut(self, unit: Unit) -> SupportCut:
-        return SupportCut.BY_STRENGTH if unit.type in (DOUBLE_ARMY, DOUBLE_FLEET) else SupportCut.WHOLE
+        return SupportCut.BY_ATTACK if unit.type in (DOUBLE_ARMY, DOUBLE_FLEET) else SupportCut.WHOLE
 
     def supplied(self, unit: Unit) -> bool:
         return unit.type is not LEADER  # a leader needs no supply centre

@@ -60,8 +60,10 @@ def test_a_dislodged_double_unit_gives_no_support() -> None:
     orders = orders + [("Carthage", Move(ref(ROR, "A ETU"), loc("ROM"))),
                        ("Carthage", SupportMove(ref(ROR, "A UMB"), ref(ROR, "A ETU"), loc("ROM")))]
     report = run(ROR, board, orders)
-    # ETU's attack of 1 + 1 equals the double unit's hold of 2: it holds, its support reduced to 1.
-    assert result_of(report, "2A ROM S A APU - CAM").notes == ("support reduced to 1 by the attack on it",)
+    # ETU's attack of 1 + 1 equals the double unit's hold of 2: it holds, but an attack worth 2
+    # (its support counted: "the value of the attack", 6.2) takes all of its support.
+    assert result_of(report, "2A ROM S A APU - CAM").reason is Reason.CUT
+    assert "Rome: 2A ROM" not in dislodged(report)
     stronger = run(ROR, board, orders + [("Carthage", SupportMove(ref(ROR, "2F TYR"), ref(ROR, "A ETU"), loc("ROM")))])
     assert result_of(stronger, "2A ROM S A APU - CAM").reason is Reason.CUT
     assert "Rome: 2A ROM" in dislodged(stronger)

@@ -94,6 +94,42 @@ def test_an_attack_on_a_leaders_space_cuts_its_support_and_its_units() -> None:
     assert outcome(result, "Rome", "A ROM S A ETU")["reason"] == "cut"
 
 
+def test_an_attack_on_a_space_where_a_leader_supports_cuts_every_support_given_from_it() -> None:
+    """3.4, issue 23 (1): the attack from Cisalpine Gaul cuts the leader's support of Rome and the
+    army's support into Cisalpine Gaul too, "as well as the support of any other regular unit in
+    the space": 1 against 1, nothing is dislodged."""
+    result = adjudicate("S-219M", {"Rome": ["A UMB", "A ETU", "L ETU", "A ROM"], "Barbarians": ["A CIS"]},
+                        {"Rome": ["A UMB - CIS", "A ETU S A UMB - CIS", "Scipio S A ROM", "A ROM H"],
+                         "Barbarians": ["A CIS - ETU"]})
+    assert outcome(result, "Rome", "A ETU S A UMB - CIS")["reason"] == "cut"
+    assert outcome(result, "Rome", "L ETU S A ROM")["reason"] == "cut"
+    assert outcome(result, "Rome", "A UMB - CIS")["reason"] == "bounced"
+    assert result["dislodged"] == {} and result["units"]["Barbarians"] == ["A CIS"]
+
+
+def test_any_attack_cuts_a_leaders_support_even_from_where_it_supports_into() -> None:
+    """3.4 "any attack", issue 23 (2): Scipio's support into Cisalpine Gaul is cut by the army
+    attacking from there; without a leader supporting, that attack cuts no support."""
+    units = {"Rome": ["A UMB", "A ETU", "L ETU"], "Barbarians": ["A CIS"]}
+    result = adjudicate("S-219M", units, {"Rome": ["A UMB - CIS", "Scipio S A UMB - CIS"], "Barbarians": ["A CIS - ETU"]})
+    assert outcome(result, "Rome", "L ETU S A UMB - CIS")["reason"] == "cut"
+    assert outcome(result, "Rome", "A UMB - CIS")["reason"] == "bounced"
+    standard = adjudicate("S-219M", {"Rome": ["A UMB", "A ETU"], "Barbarians": ["A CIS"]},
+                          {"Rome": ["A UMB - CIS", "A ETU S A UMB - CIS"], "Barbarians": ["A CIS - ETU"]})
+    assert outcome(standard, "Rome", "A ETU S A UMB - CIS")["outcome"] == "succeeds"
+    assert outcome(standard, "Rome", "A UMB - CIS")["outcome"] == "succeeds"
+
+
+def test_a_leader_leading_a_support_exposes_its_space_too() -> None:
+    """3.4 (a ruling): a leader leading the army's support gives support with it, so the attack
+    from where the support goes cuts it."""
+    result = adjudicate("S-219M", {"Rome": ["A UMB", "A ETU", "L ETU"], "Barbarians": ["A CIS"]},
+                        {"Rome": ["A UMB - CIS", "A ETU S A UMB - CIS", "Scipio leads A ETU"],
+                         "Barbarians": ["A CIS - ETU"]})
+    assert outcome(result, "Rome", "A ETU S A UMB - CIS")["reason"] == "cut"
+    assert result["dislodged"] == {}
+
+
 def test_an_overpowered_space_loses_the_leader_and_its_army_each_retreating_alone() -> None:
     result = adjudicate("F-219M", {"Rome": ["A ROM", "L ROM"], "Carthage": ["A CAM", "A APU"]},
                         {"Carthage": ["A CAM - ROM", "A APU S A CAM - ROM"]})
@@ -143,10 +179,20 @@ def test_barbarians_build_armies_in_their_vacant_build_areas_only() -> None:
 
 
 def test_civilised_powers_build_in_any_vacant_centre_they_own() -> None:
-    result = adjudicate("W-219A", {"Rome": ["A ROM", "L SYR"]}, {"Rome": ["BUILD F SYR"]},
-                        centers={"Rome": ["ROM", "SYR"]})
-    assert result["results"]["Rome"][0]["outcome"] == "succeeds"  # its own leader there leaves it vacant
-    assert result["units"]["Rome"] == ["A ROM", "F SYR", "L SYR"]
+    result = adjudicate("W-219A", {"Rome": ["A ROM"]}, {"Rome": ["BUILD F SYR"]},
+                        centers={"Rome": ["ROM", "SYR", "CRE"]})
+    assert result["results"]["Rome"][0]["outcome"] == "succeeds"  # Syracuse: no home centre of Rome
+    assert result["units"]["Rome"] == ["A ROM", "F SYR"]
+
+
+def test_a_centre_where_the_powers_own_leader_stands_is_not_vacant() -> None:
+    """5.2: "provided they are vacant": a leader in the centre is a unit in it (issue 23, 7)."""
+    result = adjudicate("W-219A", {"Rome": ["A ROM", "L SYR"]}, {"Rome": ["BUILD F SYR", "BUILD A CRE"]},
+                        centers={"Rome": ["ROM", "SYR", "CRE"]})
+    refused = outcome(result, "Rome", "BUILD F SYR")
+    assert refused["outcome"] == "fails" and refused["reason"].startswith("illegal: Syracuse is not a free supply centre")
+    assert outcome(result, "Rome", "BUILD A CRE")["outcome"] == "succeeds"
+    assert result["units"]["Rome"] == ["A CRE", "A ROM", "L SYR"]
 
 
 # -- sacking (6) -------------------------------------------------------------------------------
@@ -190,6 +236,36 @@ def test_a_double_unit_supports_with_two_and_an_attack_takes_only_its_own_streng
     assert outcome(by_leader, "Rome", "A APU - CAM")["outcome"] == "succeeds"
 
 
+def test_an_attack_takes_its_whole_value_off_a_double_units_support() -> None:
+    """6.2 "to the extent of the value of the attack", issue 23 (4): the army attacking Zama with
+    the African fleet's support is worth 2 and takes all of the double army's support."""
+    units = {"Rome": ["2A ZAM", "A NUM"], "Carthage": ["A CAR", "A EMP", "F AFR"]}
+    orders = {"Rome": ["2A ZAM S A NUM - CAR", "A NUM - CAR"], "Carthage": ["A EMP - ZAM", "F AFR S A EMP - ZAM"]}
+    result = adjudicate("F-219M", units, orders, extra={"doubles": {"ZAM": 2}})
+    assert outcome(result, "Rome", "2A ZAM S A NUM - CAR")["reason"] == "cut"
+    assert outcome(result, "Rome", "A NUM - CAR")["reason"] == "bounced"
+    alone = adjudicate("F-219M", units, {**orders, "Carthage": ["A EMP - ZAM"]}, extra={"doubles": {"ZAM": 2}})
+    assert outcome(alone, "Rome", "2A ZAM S A NUM - CAR")["notes"] == ["support reduced to 1 by the attack on it"]
+    assert outcome(alone, "Rome", "A NUM - CAR")["outcome"] == "succeeds"  # 1 + 1 against 1
+
+
+def test_a_double_unit_retreats_with_the_strength_of_two() -> None:
+    """6.2 "(and retreat) with the strength of two units", issue 23 (3): the double army reaches
+    Campania, the single army retreating there too is destroyed."""
+    result = adjudicate("F-219R", {"Rome": ["A ROM"], "Carthage": ["A SIC"]},
+                        {"Rome": ["2A SIC R CAM"], "Carthage": ["A APU R CAM"]},
+                        dislodged={"Rome": [{"unit": "2A SIC", "retreats": ["CAM"]}],
+                                   "Carthage": [{"unit": "A APU", "retreats": ["CAM"]}]},
+                        extra={"retreating_doubles": {"SIC": 1}})
+    assert outcome(result, "Rome", "2A SIC R CAM")["outcome"] == "succeeds"
+    assert outcome(result, "Carthage", "A APU R CAM")["reason"] == "bounced"
+    assert result["units"]["Rome"] == ["2A CAM", "A ROM"] and result["units"]["Carthage"] == ["A SIC"]
+    even = adjudicate("F-219R", {"Rome": ["A ROM"]}, {"Rome": ["A SIC R CAM"], "Carthage": ["A APU R CAM"]},
+                      dislodged={"Rome": [{"unit": "A SIC", "retreats": ["CAM"]}],
+                                 "Carthage": [{"unit": "A APU", "retreats": ["CAM"]}]})
+    assert {r["outcome"] for rs in even["results"].values() for r in rs} == {"fails"}  # the usual rule
+
+
 def test_a_double_unit_keeps_its_strength_through_its_moves_and_reverts_after_two_movement_phases() -> None:
     after_sack = adjudicate("S-219M", {"Rome": ["A SYR"]}, {"Rome": ["A SYR sack"]}, centers={"Rome": ["SYR"]})
     first = adjudicate("F-219M", {"Rome": ["2A SYR"]}, {"Rome": ["2A SYR - SIC"]}, extra=after_sack["extra"])
@@ -230,6 +306,19 @@ def test_the_african_sea_example_the_fleet_supporting_elsewhere_leaves_it_open()
     assert outcome(result, "Rome", "A SYR - ZAM")["outcome"] == "succeeds"
 
 
+def test_a_closed_land_bridge_stops_armies_only_a_leader_still_crosses() -> None:
+    """7.3 names armies, and a leader has "no movement restriction" (3.1), issue 23 (5); an army's
+    support across the closed bridge stays prevented."""
+    result = adjudicate("S-219M", {"Carthage": ["F AFR", "A NUM"], "Rome": ["L SYR", "A ZAM"]},
+                        {"Carthage": ["F AFR - SYR"], "Rome": ["Scipio - Zama", "A ZAM - NUM"]})
+    assert outcome(result, "Rome", "L SYR - ZAM")["outcome"] == "succeeds"
+    assert result["units"]["Rome"] == ["A ZAM", "L ZAM"]
+    support = adjudicate("S-219M", {"Carthage": ["F AFR", "A NUM"], "Rome": ["A SYR", "2A SIC", "A ZAM"]},
+                         {"Carthage": ["F AFR - SYR"], "Rome": ["A SYR S A ZAM", "2A SIC - SYR"]},
+                         extra={"doubles": {"SIC": 2}})
+    assert outcome(support, "Rome", "A SYR S A ZAM")["reason"].startswith("prevented: the land bridge to Zama")
+
+
 def test_the_rhodes_example_a_fleet_convoys_through_rhodes() -> None:
     result = adjudicate("S-219M", {"Persia": ["A PHY", "F RHO"], "Macedonia": ["A PER"]},
                         {"Persia": ["F RHO C A PHY - PER", "A PHY - PER"], "Macedonia": ["A PER - PHY"]})
@@ -262,11 +351,24 @@ def test_the_strict_reading_rebels_after_one_empty_autumn() -> None:
     assert "AQU" in result["centers"]["Barbarians"]
 
 
-def test_a_leader_does_not_keep_a_barbarian_centre() -> None:
+def test_the_owners_leader_keeps_a_barbarian_centre_occupied() -> None:
+    """5.1: the centre must be "occupied by one of his units": a leader is one, and nothing in the
+    text loses it there (issue 23, 6)."""
     result = adjudicate("F-219M", {"Rome": ["A ROM", "L AQU"]}, centers={"Rome": ["AQU", "ROM"]},
                         extra={"rebellion_after": 1})
-    assert "AQU" in result["centers"]["Barbarians"] and "L AQU" not in result["units"]["Rome"]
-    assert result["announcements"][0].endswith("Publius Scipio (Rome) is lost there")
+    assert "AQU" in result["centers"]["Rome"] and result["units"]["Rome"] == ["A ROM", "L AQU"]
+    assert "announcements" not in result and "rebellion" not in result["extra"]
+
+
+def test_another_powers_leader_in_a_rebelling_centre_keeps_its_space() -> None:
+    """5.1 with 3.5 and 5.2 (a ruling): the centre returns to the Barbarians, but their army is
+    raised only in a vacant centre, so none rises while another power's leader stands there."""
+    result = adjudicate("F-219M", {"Rome": ["A ROM"], "Carthage": ["L AQU"]}, centers={"Rome": ["AQU", "ROM"]},
+                        extra={"rebellion_after": 1})
+    assert "AQU" in result["centers"]["Barbarians"] and result["units"]["Carthage"] == ["L AQU"]
+    assert "Barbarians" not in result["units"]
+    assert result["announcements"] == ["Aquitania rebels against Rome: it returns to the Barbarians; no Barbarian "
+                                       "army rises there while Hannibal (Carthage) stands in it"]
 
 
 def test_victory_needs_a_clear_majority_of_the_centres_left_at_the_end_of_the_autumn_adjustments() -> None:
@@ -290,11 +392,16 @@ def test_the_winner_is_named_at_the_end_of_the_autumn_adjustments() -> None:
     variant = CATALOG.get("rise-of-rome-ii")
     centres = sorted(variant.map.supply_centres)
     held = centres[:19]
-    units = {"Rome": [f"A {c}" for c in held if variant.map.provinces[c].holds_armies]}
+    units = {"Rome": [f"A {c}" for c in held if variant.map.provinces[c].holds_armies][1:]}  # one build to make
     result = adjudicate("F-219M", units, centers={"Rome": held})
-    assert result["next_phase"] in ("W-219A", "S-218M") and result["winner"] == "Rome"
+    assert result["next_phase"] == "W-219A" and result["winner"] is None  # issue 23 (8): not yet
+    adjusted = adjudicate("W-219A", result["units"], {"Rome": ["WAIVE"]}, centers=result["centers"])
+    assert adjusted["next_phase"] == "S-218M" and adjusted["winner"] == "Rome"
     spring = adjudicate("S-219M", units, centers={"Rome": held})
     assert spring["winner"] is None  # only the Autumn adjustments count
+    nothing_to_adjust = adjudicate("F-219M", {"Rome": [f"A {c}" for c in held[:1]], "Carthage": ["A CAR"]},
+                                   centers={"Rome": held[:1]})
+    assert nothing_to_adjust["next_phase"] == "S-218M"  # adjustments nobody can make: over at once
 
 
 def test_the_orders_of_the_variant_in_words_read_back() -> None:

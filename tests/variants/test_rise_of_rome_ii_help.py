@@ -24,7 +24,10 @@ def test_the_rules_of_rise_of_rome_ii_as_this_judge_reads_them(world: World) -> 
                     "What the results show"):
         assert heading in lines, heading
     for ruling in ("strength 1/2", "names the home centre its", "a led\n  army attacking with one support has 2 1/2",
-                   "two Autumns in a row", "next two\n  movement phases", "an army's\n  attack leaves 1 of its 2",
+                   "two Autumns in a row", "next two\n  movement phases", "an army's\n  attack alone leaves 1 of its 2",
+                   "its own supports counted", "even an attack from the space a support goes into",
+                   "a\n  leader crosses a bridge so closed", "its leader counts", "not\n  where its own leader stands",
+                   "a double\n  unit's gets in", "results of the Winter\n  adjustments",
                    "Zama - Syracuse (across African Sea)", "sacked centres no longer count", "  Caucasus, Dacia, Gaul, Germania."):
         assert ruling in text, ruling
     assert all(len(line) <= WIDTH for line in lines), [line for line in lines if len(line) > WIDTH]

@@ -2,23 +2,28 @@
 
 Rules: shared/rules/rise-of-rome-ii.txt; board: maps/rise-of-rome-ii.yaml (its land bridges,
 the Barbarian build areas and the leaders' names are map data); the rulings this judge applies
-are written for players in templates/help/rise-of-rome-ii.txt.j2. Each rule, and where it lives:
+are written for players in templates/rules/rise-of-rome-ii.txt.j2, and each rule is traced to its
+tests in docs/rules/rise-of-rome-ii.md. Each rule, and where it lives:
 
 - 1, 9: the calendar: Spring, Autumn, Winter adjustments, years counting down from 220 B.C.
 - 3: leaders (``L``) of strength 1/2, moving by any border an army or a fleet could use, needing
   no supply centre (``supplied``); placed with the first Spring orders (``prepare_movement``);
   sharing a space with one unit of their own (``may_share``) and leading it (``before_movement``:
-  the leader goes with the unit and adds 1/2); never taking a centre alone (``update_ownership``).
+  the leader goes with the unit and adds 1/2); a leader giving support exposes its space: any
+  attack cuts every support given from it (``_expose_supports``); never taking a centre alone
+  (``update_ownership``).
 - 4, 5.2: Barbarians build armies only in their vacant build areas, which no one else enters
   (``destinations``, ``build_sites``); civilised powers build in any vacant centre they own.
-- 5.1: a captured Barbarian home centre left empty at the end of two Autumns in a row (one, in
-  the strict reading: ``extra.rebellion_after``) rebels (``end_of_season``).
+- 5.1: a captured Barbarian home centre left without a unit of its owner (a leader counts) at
+  the end of two Autumns in a row (one, in the strict reading: ``extra.rebellion_after``) rebels
+  (``end_of_season``); its Barbarian army rises only if the centre is vacant.
 - 6: a sack (``Sack``) holds, is spoilt by any attack, removes the centre for good and makes the
-  unit a double unit (``2A``/``2F``, strength 2) for the next two movement phases and their
-  retreats; an attack on a double unit's support takes only its own strength off it.
-- 7: an army may not cross a land bridge when an enemy fleet in the bridged sea attacks its
-  space or supports an attack on it (``before_movement`` closes the border).
-- 10: a clear majority of the centres left on the board, at the end of the Autumn adjustments.
+  unit a double unit (``2A``/``2F``, strength 2, in retreats too: ``retreat_strength``) for the
+  next two movement phases and their retreats; an attack on a double unit's support takes the
+  attack's value (its supports counted) off it.
+- 7: an army (not a leader) may not cross a land bridge when an enemy fleet in the bridged sea
+  attacks its space or supports an attack on it (``before_movement`` closes the border).
+- 10: a clear majority of the centres left on the board, once the Autumn adjustments are over.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.adjudicator.variant import SupportCut, Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Hold, Move, MoveThen, Order, SupportMove, UnitRef
+from gm.domain.orders import Hold, Move, MoveThen, Order, SupportHold, SupportMove, UnitRef
 from gm.domain.outcomes import Reason
 from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
@@ -43,7 +48,7 @@ from gm.orders import OrderGrammar
 from gm.variants.rise_of_rome_ii import orders, play
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
 from gm.variants.rise_of_rome_ii.state import REBELLION_AFTER, RomeState
-from gm.variants.seasons import during_adjustments
+from gm.variants.seasons import after_adjustments
 from gm.variants.standard import first_year
 
 CALENDAR = Calendar(
@@ -60,6 +65,7 @@ DOUBLE_FLEET = UnitType("2F", "double fleet", Mobility.SEA, convoys=True, needs_
 DOUBLED = {ARMY: DOUBLE_ARMY, FLEET: DOUBLE_FLEET}
 SINGLE = {DOUBLE_ARMY: ARMY, DOUBLE_FLEET: FLEET}
 DOUBLE_PHASES = 2  # a sacking unit is double for the next two movement phases (6.1)
+ARMIES = frozenset({ARMY, DOUBLE_ARMY})  # what a land bridge's closing stops (7.3)
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,12 @@ class RiseOfRome(Variant):
         return a.power == b.power and (a.type is LEADER) != (b.type is LEADER)
 
     def support_cut(self, unit: Unit) -> SupportCut:
-        return SupportCut.BY_STRENGTH if unit.type in SINGLE else SupportCut.WHOLE  # 6.2
+        return SupportCut.BY_ATTACK if unit.type in SINGLE else SupportCut.WHOLE  # 6.2: "the value of the attack"
+
+    def retreat_strength(self, unit: Unit) -> float:
+        """6.2: a double unit retreats with the strength of two; the text gives no other unit
+        (a leader included) a strength in retreats, so the usual rule holds among them."""
+        return 2 if unit.type in SINGLE else 1
 
     def supplied(self, unit: Unit) -> bool:
         return unit.type is not LEADER  # 3.1
@@ -230,7 +241,22 @@ class RiseOfRome(Variant):
                     name = self.leaders.get(ruling.power, "the leader")
                     effects.carry(ruling.slot, led, f"goes with {units[led]}")
                     effects.add_strength(led, 0.5, f"led by {name}: +½")
+        self._expose_supports(effects)
         self._close_bridges(effects)
+
+    @staticmethod
+    def _expose_supports(effects: Effects) -> None:
+        """3.4: any attack on a space where a leader gives support cuts that support and every
+        other support given from the space, even an attack from where a support goes."""
+        units = effects.position.units
+        supports = {r.slot for r in effects.rulings if r.acts and r.slot >= 0
+                    and isinstance(r.acting or r.order, (SupportHold, SupportMove))}
+        supporting = {units[slot].location.province for slot in supports if units[slot].type is LEADER}
+        supporting |= {units[leader].location.province for leader, led in effects.carried.items()
+                       if led in supports}  # a leader leading a support gives it too
+        for slot, unit in enumerate(units):
+            if unit.location.province in supporting:
+                effects.expose(slot)
 
     def _led(self, leader: int, order: Order, units: tuple[Unit, ...], orders_of: dict) -> int | None:  # type: ignore[type-arg]
         """The slot of the unit the leader leads: named by a lead order, or ordered as the leader is."""
@@ -256,9 +282,9 @@ class RiseOfRome(Variant):
                 attacked = order.destination.province if isinstance(order, (Move, SupportMove)) else None
                 a, b = bridge.ends
                 for here, there in ((a, b), (b, a)):
-                    if attacked == here:
+                    if attacked == here:  # 7.3 names armies: a leader still crosses
                         effects.close(here, there, f"the land bridge to {self.map.provinces[there].name} is closed "
-                                                   f"by {fleet} ({fleet.power})", open_to=fleet.power)
+                                                   f"by {fleet} ({fleet.power})", open_to=fleet.power, types=ARMIES)
 
     # -- after the battles: sacks and double units ----------------------------------------
 
@@ -340,8 +366,8 @@ class RiseOfRome(Variant):
             if owner is None or owner == self.barbarians:
                 rebellion.pop(centre, None)
                 continue
-            if any(u.location.province == centre and u.power == owner and u.type is not LEADER for u in units):
-                rebellion.pop(centre, None)
+            if any(u.location.province == centre and u.power == owner for u in units):
+                rebellion.pop(centre, None)  # occupied, by its owner's leader too
                 continue
             empty = rebellion.get(centre, 0) + 1
             if empty < after:
@@ -349,13 +375,16 @@ class RiseOfRome(Variant):
                 continue
             rebellion.pop(centre, None)
             centres[centre] = self.barbarians
-            lost = [u for u in units if u.location.province == centre]
-            units = [u for u in units if u.location.province != centre] + [Unit(self.barbarians, ARMY, Location(centre))]
             name = self.map.provinces[centre].name
-            lost_text = "".join(f"; {self.leader_name(u)} ({u.power}) is lost there" for u in lost)
             adjective = self.map.powers[self.barbarians].adjective
-            log.announce(f"{name} rebels against {owner}: it returns to the {self.barbarians}, "
-                         f"and a {adjective} army rises there{lost_text}")
+            standing = [u for u in units if u.location.province == centre]  # only another power's leader can be
+            if standing:  # a unit is raised only in a vacant centre (5.2): the leader keeps its space
+                rises = (f"; no {adjective} army rises there while "
+                         + ", ".join(f"{self.leader_name(u)} ({u.power})" for u in standing) + " stands in it")
+            else:
+                units = units + [Unit(self.barbarians, ARMY, Location(centre))]
+                rises = f", and a {adjective} army rises there"
+            log.announce(f"{name} rebels against {owner}: it returns to the {self.barbarians}{rises}")
         return units
 
     # -- builds -------------------------------------------------------------------------
@@ -364,8 +393,8 @@ class RiseOfRome(Variant):
         if power == self.barbarians:  # 4.2: only in the vacant build areas
             taken = {u.location.province for u in position.units}
             return frozenset(self.build_areas - taken)
-        # 5.2: any vacant centre the power owns (its own leader may stand there)
-        taken = {u.location.province for u in position.units if u.power != power or u.type is not LEADER}
+        # 5.2: any vacant centre the power owns (not one where its own leader stands)
+        taken = {u.location.province for u in position.units}
         sacked = set(RomeState.of(position).sacked)
         return frozenset(c for c, owner in position.centres.items() if owner == power and c not in taken and c not in sacked)
 
@@ -401,7 +430,8 @@ class RiseOfRome(Variant):
         return on_board // 2 + 1
 
     def winner(self, position: Position) -> str | None:
-        if not during_adjustments(self.calendar, position.phase):
+        """10: "at the end of Autumn Adjustments": once the Winter after an Autumn is over."""
+        if not after_adjustments(self.calendar, position.phase):
             return None
         return super().winner(position)
 
