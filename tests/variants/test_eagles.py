@@ -203,6 +203,26 @@ def test_a_fleet_that_sails_away_escapes_the_attack_and_one_that_sails_in_is_att
     assert came["units"] == {"Alexandria": ["F MIN"]}
 
 
+def test_a_fleet_whose_move_fails_is_attacked_where_it_stayed() -> None:
+    """3: "All naval movements are made before attacks are resolved", issue 23 (9): Carthago
+    Nova's fleet bounces off Alexandria's army in Carthago, so it is still in Mare Internum, and
+    the attack there sinks it; an attack on it in Carthago finds no fleet there."""
+    purpose = "attack by F MIN (Alexandria) on F MIN (Carthago Nova)"
+    seed = attack_seed("S118M", purpose, 6)
+    units = {"Alexandria": ["F MIN", "A CAR"], "Carthago Nova": ["F MIN"]}
+    stayed = adjudicate("S118M", units, {"Alexandria": ["F MIN attacks F MIN (Carthago Nova)", "A CAR H"],
+                                         "Carthago Nova": ["F MIN - CAR"]}, seed=seed)
+    assert [r["purpose"] for r in stayed["rolls"]] == [purpose]
+    assert outcome(stayed, "Carthago Nova", "F MIN - CAR")["reason"] == "destroyed: sunk by F MIN (Alexandria)"
+    assert stayed["units"] == {"Alexandria": ["A CAR", "F MIN"]}
+    in_port = adjudicate("S118M", units, {"Alexandria": ["F MIN attacks F CAR (Carthago Nova)", "A CAR H"],
+                                          "Carthago Nova": ["F MIN - CAR"]}, seed=seed)
+    assert "rolls" not in in_port and in_port["units"]["Carthago Nova"] == ["F MIN"]
+    assert outcome(in_port, "Alexandria", "F MIN ATTACKS F CAR (Carthago Nova)")["notes"] == [
+        "no fleet of Carthago Nova in Carthago to attack"]
+    assert outcome(in_port, "Carthago Nova", "F MIN - CAR")["reason"] == "bounced"
+
+
 def test_attacks_go_in_the_order_of_their_dice_and_a_sunk_attacker_never_attacks() -> None:
     first = "order of attacks: F MIN (Carthago Nova) on fleets in MIN (Alexandria)"
     second = "order of attacks: F MIN (Alexandria) on fleets in MIN (Carthago Nova)"

@@ -5,7 +5,9 @@ centres win it."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from gm.adjudicator.dice import derive
@@ -38,6 +40,7 @@ RULINGS = (
     # 3: sea warfare
     "Any number of fleets, of any powers, may be in one sea", "never bounces", "given the same attack attack together",
     "never convoys and attacks at once", "(a) Every fleet moves", "a fleet that sails away escapes",
+    "one whose move fails (it bounces off a port held against it) is attacked where it stayed",
     "highest first (ties roll again", "+1 if two fleets attack together, +2 if three or more",
     "1    one attacking fleet sunk", "2    every attacking fleet sunk", "the defender rolls: even, two of each side",
     "4-5  no effect", "6    one defending fleet sunk", "7-8  two defending fleets sunk",
@@ -153,6 +156,43 @@ def test_the_dice_lines_quoted_are_the_judges_own(world: World) -> None:  # noqa
                  "Barbarians: A GER (Lutetia) in Germania: 4 — A GER (Lutetia) repelled back to Batavia"):
         assert line in shown, (line, shown)
         assert line in quoted, line
+
+
+def _interchange_example(heading: str) -> dict:
+    """The first input of a variant's section of docs/adjudicate-interchange.md."""
+    text = (Path(__file__).parents[2] / "docs" / "adjudicate-interchange.md").read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    return json.loads(section[section.index("```json") + len("```json"):section.index("```", section.index("```json") + 7)])
+
+
+def test_every_worked_example_of_help_dice_is_the_judges_own_roll(world: World) -> None:  # noqa: F811
+    """Issue 23 (10): HELP DICE's example line is the one the results mail prints for the
+    interchange's Eagles example, and each die(...) it works out, run with the function it
+    prints, gives the value it states, which is the judge's."""
+    lines = answer(Post(world), "someone@example.org", "HELP DICE\n")
+    text = " ".join(" ".join(lines).split())
+    code = "\n".join(line[4:] for line in lines[lines.index("    import hashlib, hmac"):])
+    scope: dict = {}  # type: ignore[type-arg]
+    exec(code, scope)  # noqa: S102  (the text a player would run)
+    die = scope["die"]
+    example = _interchange_example("### Eagles")
+    result = adjudicate_json(example, CATALOG)
+    judged: dict[tuple[str, str], list[int]] = {}
+    for roll in result["rolls"]:
+        judged.setdefault((roll["phase"], roll["purpose"]), []).append(roll["value"])
+    worked = re.findall(r'die\("([^"]*)", "([^"]*)", "([^"]*)", (\d+)\),? is (\d+)', text)
+    assert len(worked) >= 2, text
+    for seed, phase, purpose, n, value in worked:
+        assert seed == example["seed"]
+        assert die(seed, phase, purpose, int(n)) == int(value), (phase, purpose, n)
+        assert judged[(phase, purpose)][int(n)] == int(value), (phase, purpose, n)
+    quoted = re.search(r"^  (Storm: .*)$", "\n".join(lines), re.MULTILINE)
+    assert quoted is not None
+    shown = []
+    for roll in result["rolls"]:  # as the results mail writes them (templates/mail/_phase_results.txt.j2)
+        when = "" if roll["phase"] == example["phase"] else f" ({EAGLES.title(EAGLES.calendar.parse(roll['phase']))})"
+        shown.append(f"{roll['purpose'][:1].upper()}{roll['purpose'][1:]}{when}: {roll['value']} — {roll['effect']}")
+    assert quoted.group(1) in shown
 
 
 # -- in a game ------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 the engine.
 
 Rules: shared/rules/eagles.txt; issue 15's rulings, and this judge's where the text is open, are
-written for players in templates/rules/eagles.txt.j2. Each rule, and where it lives:
+written for players in templates/rules/eagles.txt.j2, and each rule is traced to its tests in
+docs/rules/eagles.md. Each rule, and where it lives:
 
 - 1 setup: ``powers_in_play`` draws the generals (a die over the general centres left),
   ``opening`` then two allied centres each, player by player (20 centres; 24 with more than
@@ -10,8 +11,9 @@ written for players in templates/rules/eagles.txt.j2. Each rule, and where it li
 - 2 neutral centres: every other centre in play but Roma holds a defending army ``A X`` of
   ``Neutral`` (strength 1, holds, never supports, no retreat: gone once beaten).
 - 3 sea warfare: fleets at sea share their sea whatever their powers (``may_share``); the
-  ``Attack`` order (``orders``) is resolved in ``before_movement``: where every fleet will be
-  once the fleets have moved, the attacks in the order of a die each (ties rolled again), each
+  ``Attack`` order (``orders``) is resolved in ``before_movement``: where every fleet is once
+  the moves are judged with the attacks holding (``Effects.preview``: a fleet whose move fails
+  stays where it was), the attacks in the order of a die each (ties rolled again), each
   with its die and the table; an attacked supporting fleet gives no support; in
   ``after_movement`` an army whose convoy failed because a convoying fleet was sunk goes down
   with it.
@@ -250,11 +252,6 @@ class Eagles(Variant):
     def before_movement(self, effects: Effects) -> None:
         position = effects.position
         units = position.units
-        after: dict[int, str] = {}  # fleet slot -> the province it is in once the fleets have moved
-        for slot, unit in enumerate(units):
-            if unit.type is FLEET:
-                order = effects.order_of(slot)
-                after[slot] = order.destination.province if isinstance(order, Move) else unit.location.province
         attacks: dict[tuple[str, str, str, str], list[int]] = {}
         for index, ruling in enumerate(effects.rulings):
             order = ruling.order
@@ -267,6 +264,7 @@ class Eagles(Variant):
             attacks.setdefault(key, []).append(ruling.slot)
         if not attacks:
             return
+        after = self._after_naval_movements(effects)
         attacked: dict[int, str] = {}
         for key in self._order_of_attacks(effects, list(attacks), attacks):
             self._attack(effects, key, attacks[key], after, attacked)
@@ -275,6 +273,15 @@ class Eagles(Variant):
             if found is not None and slot not in effects.destroyed \
                     and isinstance(effects.rulings[found].order, (SupportHold, SupportMove)):
                 effects.prevent(found, f"attacked at sea by {by}: an attacked fleet gives no support")
+
+    @staticmethod
+    def _after_naval_movements(effects: Effects) -> dict[int, str]:
+        """3: "All naval movements are made before attacks are resolved": where each fleet is once
+        the phase's moves are judged with every order as given, the attacks holding (a fleet
+        whose move failed stays where it was). Fleet slot -> its province."""
+        moved = effects.preview().moved
+        return {slot: (moved[slot] if slot in moved else unit.location).province
+                for slot, unit in enumerate(effects.position.units) if unit.type is FLEET}
 
     def _label(self, units: Sequence[Unit]) -> str:
         return ", ".join(str(u) for u in units) + f" ({units[0].power})"
