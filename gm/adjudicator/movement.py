@@ -99,11 +99,13 @@ class LaterSupport:
 class Resolution:
     """The outcome of one resolution, with what a later round needs to know of it."""
 
-    __slots__ = ("outcome", "moved", "contested", "later_supports", "beaten", "several_steps")
+    __slots__ = ("outcome", "moved", "contested", "later_supports", "beaten", "several_steps", "blocked")
 
     def __init__(self, outcome: MovementOutcome, moved: dict[int, Location], contested: set[str],
-                 later_supports: list[LaterSupport], beaten: dict[int, str], several_steps: bool):
+                 later_supports: list[LaterSupport], beaten: dict[int, str], several_steps: bool,
+                 blocked: dict[int, str] | None = None):
         self.outcome = outcome
+        self.blocked = blocked or {}  # slot -> the later province of its path a plain move bounced it from
         self.several_steps = several_steps  # some order was a move of several steps
         self.moved = moved  # slot -> where the unit's move took it
         self.contested = contested  # provinces left empty by a standoff
@@ -166,6 +168,7 @@ class _Resolver:
         self.hits = 0
         self.uncertain = False
         self.several_steps = False
+        self.claims: dict[str, list[_Node]] = {}  # province -> units whose path enters it at a later step
         ordered = []
         self.declared = False  # some order is a declaration, attached to no unit
         for index, ruling in enumerate(rulings):
@@ -206,6 +209,9 @@ class _Resolver:
             kind = node.kind
             if kind == MOVE:
                 moves_to.setdefault(node.dest, []).append(node)  # type: ignore[arg-type]
+                if node.route is not None:
+                    for later in node.route:
+                        self.claims.setdefault(later, []).append(node)
             elif kind == CONVOY:
                 convoys.setdefault((node.target, node.dest), []).append(node)  # type: ignore[arg-type]
         for node in ordered:
@@ -364,7 +370,45 @@ class _Resolver:
             if rival is not node and not (stacks and self._share(node, rival, dest)) \
                     and attack <= self._prevent(rival, not optimistic):
                 return False
+        if self.claims and node.route is None and not node.convoyed:
+            claimants = self.claims.get(dest)
+            if claimants is not None:
+                for path in claimants:  # a plain move meets a path entering its province later
+                    if not (stacks and self._share(node, path, dest)) and self._resolve(path, not optimistic) \
+                            and attack <= self._claim(path, dest, not optimistic):
+                        return False
         return True
+
+    def _claim(self, node: _Node, province: str, high: bool) -> float:
+        """What a unit on a path brings against a plain move into a later province of its path:
+        its strength, with the supports given this phase into that province."""
+        total = node.strength
+        if node.later_supports:
+            for s in node.later_supports:
+                if s.dest == province and self._resolve(s, high):
+                    total += self._support_left(s, high) if s.partial else s.strength
+        return total
+
+    def _blocked_paths(self, contested: set[str]) -> dict[int, str]:
+        """Each path that set out and meets, at a later province, a plain move from next door at
+        least as strong as itself there: it bounces at that province (slot -> province); a
+        province both bounced from is left empty by a standoff."""
+        blocked: dict[int, str] = {}
+        stacks = self.stacks
+        for province, paths in self.claims.items():
+            movers = [m for m in self.moves_to.get(province, ()) if m.route is None and not m.convoyed]
+            for path in paths:
+                if not path.result or path.route is None:
+                    continue
+                for mover in movers:
+                    if mover is not path and not (stacks and self._share(mover, path, province)) \
+                            and self._prevent(mover, False) >= self._claim(path, province, False):
+                        earlier = blocked.get(path.slot)
+                        if earlier is None or path.route.index(province) < path.route.index(earlier):
+                            blocked[path.slot] = province
+                        if not mover.result:
+                            contested.add(province)
+        return blocked
 
     def _cuts(self, attacker: _Node, node: _Node, optimistic: bool) -> bool:
         """Does this attack cut the support of ``node`` (in the reading given)?"""
@@ -574,7 +618,8 @@ class _Resolver:
             outcome.destroyed = [(self.effects.position.units[slot], why)
                                  for slot, why in self.effects.destroyed.items()]
         later = self._later_supports() if self.several_steps else []
-        return Resolution(outcome, moved_to, contested, later, beaten_by, self.several_steps)
+        blocked = self._blocked_paths(contested) if self.claims else None
+        return Resolution(outcome, moved_to, contested, later, beaten_by, self.several_steps, blocked)
 
     def _dislodger(self, node: _Node, winners: list[_Node] | None) -> _Node | None:
         """The unit that entered the province of ``node`` and may not share it."""

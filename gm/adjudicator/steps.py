@@ -6,7 +6,11 @@
 * Paths (``MoveAlongPath``, and the first part of a ``MoveThen`` that names a path): the same
   rounds, one province per step, so units on paths advance in step with each other and two
   entering one province in the same step bounce back to where each stood. A support given in
-  round 1 to a path's later province is added in the step that enters it.
+  round 1 to a path's later province is added in the step that enters it. A plain move (one
+  province, not by convoy) into a later province of a path meets the path there whatever the
+  step: it is judged in round 1 against the path's strength there (the path's supports into it
+  counted), and the path bounces there if the plain move is at least as strong
+  (``Resolution.blocked``): timing by steps is for paths that cross.
 * Second moves (``MoveThen``): once the first part has succeeded, the second is left for the
   retreat phase (``Position.second_moves``) unless it fails at once (its way occupied, or left
   empty by a standoff); gm.adjudicator.retreats carries it out.
@@ -89,6 +93,7 @@ class _Rounds:
         self.dislodged: list[Dislodgement] = list(outcome.dislodged)
         self.contested = set(first.contested)
         self.later = first.later_supports
+        self.blocked = first.blocked  # slot -> the province its path bounces at (a plain move met it)
         # Where each unit of the position is now (None: dislodged or gone).
         self.where: list[Location | None] = [u.location for u in position.units]
         for slot in first.beaten:
@@ -129,8 +134,11 @@ class _Rounds:
         for journey in going:
             if self.where[journey.slot] is None:
                 continue
-            unit = units[new_slot[journey.slot]]
             step = journey.ahead[0]
+            if journey.path and self.blocked.get(journey.slot) == step.province:
+                self._stopped(journey, Reason.BOUNCED, Reason.BOUNCED.value)
+                continue
+            unit = units[new_slot[journey.slot]]
             steps[len(rulings)] = journey
             rulings.append(Ruling(unit.power, Move(UnitRef(unit.location, unit.type), step), unit, None,
                                   new_slot[journey.slot]))
@@ -155,7 +163,7 @@ class _Rounds:
                 if journey.ahead:
                     going_on.append(journey)
             else:
-                self._stopped(journey, result)
+                self._stopped(journey, result.reason or Reason.BOUNCED, result.reason_text or "failed")
         for slot, location in resolution.moved.items():  # units carried along with a traveller
             self.where[slots[slot]] = location
         return going_on
@@ -197,14 +205,14 @@ class _Rounds:
         occupied = {u.location.province for u in resolution.outcome.units}
         return self.variant.retreat_options(unit, origin, False, occupied, self.contested)
 
-    def _stopped(self, journey: _Journey, failed: OrderResult) -> None:
+    def _stopped(self, journey: _Journey, reason: Reason, why: str) -> None:
         done = self.results[journey.index]
         stood = self.where[journey.slot]
         step = journey.ahead[0]
         end = f"it stops in {stood}" if stood is not None else "and it was dislodged"
-        note = f"step {journey.made + 1} to {step} {failed.reason_text or 'failed'}; {end}"
-        self.results[journey.index] = OrderResult(done.power, done.order, done.unit, False,
-                                                  failed.reason or Reason.BOUNCED, notes=done.notes + (note,))
+        note = f"step {journey.made + 1} to {step} {why}; {end}"
+        self.results[journey.index] = OrderResult(done.power, done.order, done.unit, False, reason,
+                                                  notes=done.notes + (note,))
 
 
 def _second_moves(rulings: Sequence[Ruling], outcome: MovementOutcome, contested: set[str]) -> None:

@@ -127,11 +127,22 @@ def test_a_unit_entering_a_province_of_the_path_in_the_same_step_bounces_with_it
     assert units(report) == ["Hispania: I HIS", "Italia: I RAE"]
 
 
-def test_a_unit_that_entered_the_path_earlier_stops_the_road_move_before_it() -> None:
+def test_a_plain_move_into_a_later_province_of_the_path_meets_it_there_whatever_the_step() -> None:
+    # Italia's one-province move into Dalmatia and the road unit, three steps from it, bounce:
+    # Italia stays in Pannonia, the road unit stops in Italia, the province before.
     board = position(DOTE, "S-43M", {"Hispania": ["I HIS"], "Italia": ["I PAN"]})
     report = run(DOTE, board, [("Hispania", MoveAlongPath(ref(DOTE, "I HIS"), steps(*ROAD[1:]))),
                                ("Italia", Move(ref(DOTE, "I PAN"), loc("DAL")))])
-    assert units(report) == ["Hispania: I ITA", "Italia: I DAL"]
+    assert units(report) == ["Hispania: I ITA", "Italia: I PAN"]
+    assert result_of(report, "I PAN - DAL").reason is Reason.BOUNCED
+
+
+def test_a_path_that_never_sets_out_meets_no_plain_move() -> None:
+    # The road unit's first step bounces off a unit holding Narbonensis: Italia enters Dalmatia.
+    board = position(DOTE, "S-43M", {"Hispania": ["I HIS"], "Italia": ["I PAN", "I NAR"]})
+    report = run(DOTE, board, [("Hispania", MoveAlongPath(ref(DOTE, "I HIS"), steps(*ROAD[1:]))),
+                               ("Italia", Move(ref(DOTE, "I PAN"), loc("DAL")))])
+    assert units(report) == ["Hispania: I HIS", "Italia: I DAL", "Italia: I NAR"]
 
 
 def test_a_support_into_a_later_province_of_the_path_counts_when_the_unit_gets_there() -> None:

@@ -162,6 +162,42 @@ def test_a_unit_on_a_road_may_be_supported_into_any_province_of_its_route() -> N
     assert outcome(held, "Italia", "I ITA H")["reason"] == "dislodged"  # by the road move's second step
 
 
+# Hispania's cities and roads from Hispania through Aquitania and Lugdunensis to Belgica.
+WEST = {"HIS": city("Hispania", True, True), "AQU": city("Hispania"), "LUG": city("Hispania"),
+        "BEL": city("Hispania"), "NAR": city("Hispania")}
+WEST_ROADS = [["AQU", "HIS"], ["AQU", "LUG"], ["AQU", "NAR"], ["BEL", "LUG"], ["HIS", "NAR"], ["LUG", "NAR"]]
+
+
+def test_a_plain_move_into_a_province_of_a_road_route_bounces_with_the_road_unit() -> None:
+    """8 "If another unit moves from an adjacent province into a province on your road route,
+    then the two units bounce", issue 23 (11): Italia stays in Germania, Hispania stops in
+    Aquitania, the province before; Lugdunensis is left empty by the standoff."""
+    extra = state(cities=WEST, roads=WEST_ROADS)
+    result = adjudicate("S-43M", {"Hispania": ["I HIS"], "Italia": ["I GER"]},
+                        {"Hispania": ["I HIS - AQU - LUG - BEL"], "Italia": ["I GER - LUG"]}, extra=extra)
+    assert outcome(result, "Italia", "I GER - LUG")["reason"] == "bounced"
+    road = outcome(result, "Hispania", "I HIS - AQU - LUG - BEL")
+    assert road["reason"] == "bounced" and road["notes"] == ["step 2 to LUG bounced; it stops in AQU"]
+    assert result["units"] == {"Hispania": ["I AQU"], "Italia": ["I GER"]}
+
+
+def test_a_road_unit_supported_into_the_contested_province_goes_on_and_the_plain_move_fails() -> None:
+    """8, issue 23 (11): with Narbonensis supporting Hispania into Lugdunensis, Italia's move
+    fails and it stays in Germania (never dislodged from a province it never entered), and the
+    road unit goes through Lugdunensis on to Belgica."""
+    extra = state(cities=WEST, roads=WEST_ROADS)
+    result = adjudicate("S-43M", {"Hispania": ["I HIS", "I NAR"], "Italia": ["I GER"]},
+                        {"Hispania": ["I HIS - AQU - LUG - BEL", "I NAR S I HIS - LUG"], "Italia": ["I GER - LUG"]},
+                        extra=extra)
+    assert outcome(result, "Italia", "I GER - LUG")["reason"] == "bounced"
+    assert outcome(result, "Hispania", "I HIS - AQU - LUG - BEL")["outcome"] == "succeeds"
+    assert result["units"] == {"Hispania": ["I BEL", "I NAR"], "Italia": ["I GER"]} and result["dislodged"] == {}
+    stronger = adjudicate("S-43M", {"Hispania": ["I HIS"], "Italia": ["I GER", "I NAR"]},
+                          {"Hispania": ["I HIS - AQU - LUG - BEL"], "Italia": ["I GER - LUG", "I NAR S I GER - LUG"]},
+                          extra=extra)
+    assert stronger["units"] == {"Hispania": ["I AQU"], "Italia": ["I LUG", "I NAR"]}  # Italia wins the meeting
+
+
 def test_roads_build_themselves_between_adjacent_cities_of_one_owner_never_over_a_strait() -> None:
     extra = state(treasury={"Italia": 100}, cities={"ITA": city("Italia", True, True)},
                   control={"ITA": "Italia", "NEA": "Italia", "SIC": "Italia"})
@@ -218,6 +254,22 @@ def test_a_claimant_whose_home_is_taken_loses_its_treasury_and_unoccupied_tribut
     # Hispania and Aquitania, the city, then once: Hispania's treasury and Lusitania's tribute
     assert after["tribute"]["Italia"] == 10 + 10 + 5 and after["treasury"]["Italia"] == 25 + 40 + 5
     assert any("Italia takes Hispania, Hispania's home" in line for line in result["announcements"])
+
+
+def test_the_taker_of_a_home_has_the_cities_tribute_in_the_losers_tribute() -> None:
+    """Home provinces: "all that years' incoming tribute from all that players provinces not
+    occupied by one of his legions", a city's 5 talents included, issue 23 (12): Numidia collects
+    Numidia and Aegyptus with their cities (30), and takes Egyptus's 20 talents with the tribute
+    of Cyrenaica and its city (15) and Palaestina (5): 70."""
+    extra = state(treasury={"Egyptus": 20}, cities={"EGY": city("Egyptus", True, True), "CYR": city("Egyptus"),
+                                                    "NUM": city("Numidia", True, True)},
+                  control={"EGY": "Egyptus", "CYR": "Egyptus", "PAL": "Egyptus", "ARA": "Egyptus", "NUM": "Numidia"})
+    result = adjudicate("F-42M", {"Numidia": ["I CYR"], "Egyptus": ["I ARA"]}, {"Numidia": ["I CYR - EGY"]},
+                        extra=extra)
+    assert result["extra"]["tribute"]["Numidia"] == 30
+    assert result["extra"]["treasury"]["Numidia"] == 70
+    assert "Numidia takes Aegyptus, Egyptus's home, and with it 40 talents of its treasury and tribute" \
+        in result["announcements"]
 
 
 # -- 2, 6, 7. the build phase --------------------------------------------------------------------

@@ -87,7 +87,7 @@ def events(variant: DiplomacyOfTheEmpire, recording: dict[str, Any]) -> Counter[
 def main() -> None:
     variant = VariantCatalog().get("diplomacy-of-the-empire")
     assert isinstance(variant, DiplomacyOfTheEmpire)
-    record_first_seed(lambda seed: record_game(variant, seed, YEARS, ABOUT), lambda game: events(variant, game), WANTED, RECORDING, range(1, 201))
+    record_first_seed(lambda seed: record_game(variant, seed, YEARS, ABOUT), lambda game: events(variant, game), WANTED, RECORDING, range(1, 601))
 
 
 def test_the_recording_starts_from_the_seven_claimants_start(variant, recording):

@@ -69,7 +69,7 @@ RULINGS = (
     "only builds a city or a fort (or only razes, or pays) writes WAIVE as well",
     # 7: a home lost, the taker's bonus, a razed capital
     "builds no units, anywhere", "collects tribute only where its own units stand", "keeps no treasury",
-    "receives no payments", "The taker gains, once", "the loser's treasury, and the tribute (cities not counted)",
+    "receives no payments", "The taker gains, once", "the loser's treasury, and the tribute (with 5 for a city of the loser's there)", "meets the road unit there, whatever the step",
     "until it builds a city in its home territory again",
     # 8: roads
     "A land unit (never a fleet) standing in a city may move along roads", "no territory may be entered twice",

@@ -3,7 +3,8 @@ on the engine.
 
 Rules: shared/rules/diplomacy-of-the-empire.txt (the designer's later forum answers win); issue
 16's rulings, and this judge's where the text is open, are written for players in
-templates/rules/diplomacy-of-the-empire.txt.j2. Each rule, and where it lives:
+templates/rules/diplomacy-of-the-empire.txt.j2, and each rule is traced to its tests in
+docs/rules/diplomacy-of-the-empire.md. Each rule, and where it lives:
 
 - 1 start: seven claimants (six: no Macedonia, Syria worth 5), an Infantry and a fortified
   capital in each home, no talents (``opening``).
@@ -18,8 +19,9 @@ templates/rules/diplomacy-of-the-empire.txt.j2. Each rule, and where it lives:
   (``build_sites``); a lost home: tribute only where its units stand, no treasury, no PAY
   received; the taker's one-time bonus (``_collect``).
 - 8 road moves: land units in a city, along roads (``review_on_board``), in step with each
-  other (the engine's ``MoveAlongPath``); supports into any province of the route
-  (``reaches_otherwise``); no retreat along roads (the engine's one-province retreats).
+  other, and meeting a plain move into any province of the route whatever the step (the
+  engine's ``MoveAlongPath``); supports into any province of the route (``reaches_otherwise``);
+  no retreat along roads (the engine's one-province retreats).
 - 9 straits: crossed in one move (the map's borders); no retreat across them (``retreat_options``).
 - 10 PAY: in any phase, multiples of 5, never more than the payer has; to the payee's home:
   intercepted by whoever holds it, or stands in it at the end of a Fall phase (``_payments``).
@@ -529,16 +531,20 @@ class DiplomacyOfTheEmpire(Variant):
         territories without its units, once (not counted for inflation)."""
         occupied = {(u.power, u.location.province) for u in position.units}
         collected: dict[str, int] = {}
+
+        def tribute(power: str, province: str) -> int:  # a territory's, with its city's if the power's
+            city = state.cities.get(province)
+            return self.tribute_value(position, province) + (
+                economy.CITY_TRIBUTE if city is not None and city.owner == power else 0)
+
         for power in sorted(state.treasury):
             mine = [p for p, owner in state.control.items() if owner == power
                     and (not self._home_lost(state, power) or (power, p) in occupied)]
-            collected[power] = sum(self.tribute_value(position, p)
-                                   + (economy.CITY_TRIBUTE if state.cities.get(p, City("")).owner == power else 0)
-                                   for p in mine)
+            collected[power] = sum(tribute(power, p) for p in mine)
         treasury = {p: t + collected[p] for p, t in state.treasury.items()}
         for loser, taker in sorted(taken.items()):
             lost = [p for p, owner in state.control.items() if owner == loser and (loser, p) not in occupied]
-            bonus = state.treasury[loser] + sum(self.tribute_value(position, p) for p in lost)
+            bonus = state.treasury[loser] + sum(tribute(loser, p) for p in lost)
             treasury[taker] = treasury.get(taker, 0) + bonus
             treasury[loser] -= state.treasury[loser]
             log.announce(f"{taker} takes {self.name_of(self.homes[loser])}, {loser}'s home, and with it "
