@@ -43,6 +43,18 @@ class Stroke:
     dot: tuple[float, float, float] | None = None  # end of a support: x, y, radius
     diamond: str = ""  # end of a convoy: polygon points
 
+    @property
+    def end_box(self) -> tuple[float, float, float, float] | None:
+        """What the line's end (its head, dot or diamond) covers: names keep clear of it."""
+        if self.dot is not None:
+            x, y, r = self.dot
+            return x - r - 1, y - r - 1, x + r + 1, y + r + 1
+        points = [tuple(map(float, p.split(","))) for p in (self.head or self.diamond).split()]
+        if not points:
+            return None
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
+
 
 @dataclass(frozen=True)
 class Cross:

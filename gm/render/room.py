@@ -75,6 +75,12 @@ class Room:
         return self.contains((left + right) / 2, (top + bottom) / 2)
 
 
+@lru_cache(maxsize=4096)
+def room_of(path: str) -> Room | None:
+    """A province's room, read once per shape."""
+    return Room.of_path(path)
+
+
 def _cell(value: float) -> int:
     return math.floor(value / CELL)
 

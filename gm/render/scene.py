@@ -9,7 +9,8 @@ drawn from its state between the provinces and the units.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from gm.adjudicator.engine import PhaseReport
@@ -20,155 +21,33 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit, UnitType
 from gm.render import style
+from gm.render.colours import Palette
+from gm.render.labels import Label, Taken, Wanted, label_box, place_labels
 from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
-from gm.render.order_marks import Cross, OrderMarks, Stroke, draw_orders
-from gm.render.room import Room
-from gm.render.shapes import MapShapes, ProvinceShape, load_shapes
+from gm.render.legend import mark_legend, power_legend, tint_fill
+from gm.render.order_marks import Cross, OrderMarks, draw_orders
+from gm.render.removals import removals
+from gm.render.room import Room, room_of
+from gm.render.scene_types import (
+    Area,
+    CentreMark,
+    LegendEntry,
+    LinkMark,
+    MarkerMark,
+    MarkLegend,
+    Scene,
+    TintArea,
+    TintPattern,
+    UnitMark,
+)
+from gm.render.shapes import MapShapes, ProvinceShape
+from gm.render.spacing import spaced_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
 
+__all__ = ["Area", "CentreMark", "Label", "LegendEntry", "LinkMark", "MarkLegend", "MarkerMark", "Scene", "TintArea",
+           "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "unit_mark"]
+
 Point = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class Area:
-    id: str
-    path: str
-    fill: str
-    stroke: str
-
-
-@dataclass(frozen=True)
-class UnitMark:
-    x: float
-    y: float
-    shape: str  # one of style.UNIT_SHAPES
-    letter: str
-    fill: str
-    ink: str  # the letter's colour
-    edge: str
-    dislodged: bool = False
-    new: bool = False  # built this phase
-    scale: float = 1.0
-    double: bool = False  # a second rim
-    count: int = 1  # the units of one power and type this mark stands for (a badge past 1)
-
-
-@dataclass(frozen=True)
-class TintArea:
-    path: str
-    fill: str  # a colour, or "url(#...)" of a pattern
-    opacity: float
-
-
-@dataclass(frozen=True)
-class TintPattern:
-    id: str
-    pattern: str  # hatch | dots
-    colour: str
-
-
-@dataclass(frozen=True)
-class MarkerMark:
-    x: float
-    y: float
-    symbol: str  # a layers.Symbol value
-    colour: str
-    edge: str
-
-
-@dataclass(frozen=True)
-class LinkMark:
-    d: str
-    colour: str
-    edge: str
-    dashed: bool
-
-
-@dataclass(frozen=True)
-class MarkLegend:
-    """A variant layer's legend entry: a sample (tint pattern, marker symbol or link) and its text."""
-
-    x: float
-    y: float
-    kind: str  # tint | marker | link
-    sample: str  # a tint: its fill (a colour or "url(#...)"); a marker: its symbol; a link: solid or dashed
-    colour: str
-    edge: str
-    text: str
-
-
-@dataclass(frozen=True)
-class CentreMark:
-    x: float
-    y: float
-    fill: str
-
-
-@dataclass(frozen=True)
-class Label:
-    x: float
-    y: float
-    text: str
-    sea: bool
-
-
-@dataclass(frozen=True)
-class LegendEntry:
-    x: float
-    y: float
-    colour: str
-    edge: str
-    name: str
-    detail: str
-
-
-@dataclass
-class Scene:
-    width: int
-    height: int
-    map_top: int
-    map_width: int
-    map_height: int
-    title: str
-    subtitle: str
-    seas: list[Area] = field(default_factory=list)
-    lands: list[Area] = field(default_factory=list)
-    neutral_land: str = ""
-    coastline: str = ""
-    labels: list[Label] = field(default_factory=list)
-    centres: list[CentreMark] = field(default_factory=list)
-    strokes: list[Stroke] = field(default_factory=list)
-    crosses: list[Cross] = field(default_factory=list)
-    units: list[UnitMark] = field(default_factory=list)
-    tint_patterns: list[TintPattern] = field(default_factory=list)
-    tints: list[TintArea] = field(default_factory=list)
-    links: list[LinkMark] = field(default_factory=list)
-    markers: list[MarkerMark] = field(default_factory=list)
-    legend: list[LegendEntry] = field(default_factory=list)
-    mark_legend: list[MarkLegend] = field(default_factory=list)
-    legend_top: int = 0
-    style: object = style
-
-
-class Palette:
-    """Each power's colour: the map's; a grey for the owners of units nobody plays (neutral
-    garrisons, barbarians); a stable made-up one for powers the map does not list."""
-
-    def __init__(self, variant: Variant):
-        self.defs = variant.map.powers
-        self.unplayed = {p: style.UNPLAYED[i % len(style.UNPLAYED)] for i, p in enumerate(variant.unplayed_powers)}
-
-    def colour(self, power: str | None) -> str:
-        if power is None:
-            return style.CENTRE_UNOWNED
-        d = self.defs.get(power)
-        if d is not None:
-            return style.normal(d.colour)
-        return self.unplayed.get(power) or style.fallback_colour(power)
-
-    def adjective(self, power: str) -> str:
-        d = self.defs.get(power)
-        return d.adjective if d else power
 
 
 def dislodged_offset(spot: Point) -> Point:
@@ -179,35 +58,38 @@ def dislodged_offset(spot: Point) -> Point:
 def unit_mark(placed: Placed, colour: str) -> UnitMark:
     piece = placed.piece
     return UnitMark(placed.x, placed.y, piece.look.shape, piece.unit.type.letter, colour, style.ink_on(colour),
-                    style.outline_for(colour), piece.dislodged, piece.new, piece.look.scale, piece.double, placed.count)
+                    style.outline_for(colour), piece.dislodged, piece.new, piece.look.scale, piece.double, placed.count,
+                    piece.removed, piece.ghost)
 
 
 def build_scene(variant: Variant, position: Position, report: PhaseReport | None = None,
-                title: str | None = None) -> Scene:
-    shapes = load_shapes(variant.map.name)
-    palette = Palette(variant)
-    game_map = variant.map
-    phase_title = variant.title(position.phase)
-    others = ({u.power for u in position.units} | set(position.centres.values())) - set(game_map.powers)
-    powers = list(game_map.powers) + sorted(others)
+                title: str | None = None, arrivals: Sequence[str] = ()) -> Scene:
+    """``arrivals``: the powers the map does not list, in the order they came into the game
+    (their colours: ``colours.Palette``)."""
+    shapes = spaced_shapes(variant.map.name)
+    after = report.next if report is not None else position  # the board once the phase is over
+    shown = {u.power for board in (position, after) for u in board.units}
+    shown |= {d.unit.power for board in (position, after) for d in board.dislodged}
+    shown |= set(position.centres.values()) | set(after.centres.values())
+    palette = Palette(variant, shown, tuple(arrivals))
     pen = MapPen(shapes.provinces, palette.colour)
     if isinstance(variant, DrawsMapLayers):
         variant.map_layers(position, pen)
     patterns = _tint_patterns(pen)
-    legend, legend_height = _legend(powers, position, palette, shapes.width, bool(variant.map.supply_centres))
-    mark_legend, mark_legend_height = _mark_legend(pen, patterns, shapes.width, legend_height)
+    legend, legend_height = power_legend(variant, position, after, palette, shapes.width)
+    marks_legend, mark_legend_height = mark_legend(pen, patterns, shapes.width, legend_height)
     scene = Scene(
         width=shapes.width,
         height=style.TITLE_HEIGHT + shapes.height + legend_height + mark_legend_height,
         map_top=style.TITLE_HEIGHT,
         map_width=shapes.width,
         map_height=shapes.height,
-        title=title or f"{game_map.title}: {phase_title}",
+        title=title or f"{variant.map.title}: {variant.title(position.phase)}",
         subtitle="",
         neutral_land=shapes.neutral_land,
         coastline=shapes.land,
         legend=legend,
-        mark_legend=mark_legend,
+        mark_legend=marks_legend,
         legend_top=style.TITLE_HEIGHT + shapes.height,
     )
     _areas(scene, shapes, position, palette, variant)
@@ -217,19 +99,8 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     dislodged: set[tuple[str, Location]] = {(d.unit.power, d.unit.location) for d in position.dislodged}
     if report is not None and position.phase.kind is PhaseKind.MOVEMENT:
         dislodged |= {(d.unit.power, d.unit.location) for d in report.resolved.dislodged}
-    units: list[tuple[Unit, bool, bool]] = [(u, (u.power, u.location) in dislodged, False) for u in position.units]
-    units += [(d.unit, True, False) for d in position.dislodged]
-    if report is not None:
-        for result in report.results:
-            if not (isinstance(result.order, Build) and result.succeeded):
-                continue
-            built = result.unit
-            if built is None and result.order.unit.type is not None:
-                built = Unit(result.power, result.order.unit.type, result.order.unit.location)
-            if built is not None:
-                units.append((built, False, True))
-    for unit, is_dislodged, new in units:
-        spots.add(Piece(unit, unit_style(unit.type), _double(variant, unit), is_dislodged, new))
+    for piece in _pieces(variant, position, report, dislodged):
+        spots.add(piece)
     for placed in spots.place():
         scene.units.append(unit_mark(placed, palette.colour(placed.piece.unit.power)))
     if report is not None:
@@ -237,7 +108,49 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
         scene.strokes, scene.crosses = marks.strokes, marks.crosses
     # units drawn last on top; dislodged ones above the rest
     scene.units.sort(key=lambda m: m.dislodged)
+    scene.crosses += [Cross(m.x, m.y, style.UNIT_RADIUS + 3, style.DISLODGED, False) for m in scene.units if m.removed]
+    scene.labels = _labels(shapes, scene)
     return scene
+
+
+def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
+            dislodged: set[tuple[str, Location]]) -> list[Piece]:
+    """The units to draw: the board's (dislodged ones apart), those built, and those the phase
+    removed struck out (a unit removed where it had moved to is drawn there, faint)."""
+    def piece(unit: Unit, **flags: bool) -> Piece:
+        return Piece(unit, unit_style(unit.type), _double(variant, unit), **flags)
+
+    pieces = [piece(u, dislodged=(u.power, u.location) in dislodged) for u in position.units]
+    pieces += [piece(d.unit, dislodged=True) for d in position.dislodged]
+    if report is None:
+        return pieces
+    for result in report.results:
+        if not (isinstance(result.order, Build) and result.succeeded):
+            continue
+        built = result.unit
+        if built is None and result.order.unit.type is not None:
+            built = Unit(result.power, result.order.unit.type, result.order.unit.location)
+        if built is not None:
+            pieces.append(piece(built, new=True))
+    for removal in removals(position, report):
+        found = next((i for i, p in enumerate(pieces) if p.unit == removal.unit and p.dislodged == removal.dislodged
+                      and not p.removed and not p.new), None)
+        if found is not None:
+            pieces[found] = replace(pieces[found], removed=True)
+        else:
+            pieces.append(piece(removal.unit, dislodged=removal.dislodged, removed=True, ghost=True))
+    return pieces
+
+
+def _labels(shapes: MapShapes, scene: Scene) -> list[Label]:
+    """Every province's name, clear of the units, the centre marks, the markers, the ends of the
+    orders' lines (arrowheads) and each other."""
+    ends = [box for box in (s.end_box for s in scene.strokes) if box is not None]
+    taken = Taken([m.box for m in scene.units] + [c.box for c in scene.centres] + [m.box for m in scene.markers]
+                  + ends)
+    wanted = [Wanted(pid, shape.kind == "sea", shape.label, shape.path) for pid, shape in shapes.provinces.items()
+              if shape.kind != "impassable"]
+    return place_labels(wanted, taken, shapes.width, shapes.height)
 
 
 def _double(variant: Variant, unit: Unit) -> bool:
@@ -268,12 +181,14 @@ class _Spots:
         off their spot, beside the units that beat them)."""
         if len(pieces) < 2 or pieces[0].dislodged:
             return None
-        return _room(self.shapes.provinces[pieces[0].unit.location.province].path)
+        return room_of(self.shapes.provinces[pieces[0].unit.location.province].path)
 
     def place(self) -> list[Placed]:
         """Every unit's mark, the units of one spot side by side, inside their province."""
         placed = [mark for spot, pieces in self.waiting.items() for mark in lay_out(pieces, spot, self.room(pieces))]
         for mark in placed:
+            if mark.piece.ghost:
+                continue  # no order starts from a unit drawn where it was removed
             unit = mark.piece.unit
             point = (mark.x, mark.y)
             self.marks.setdefault((unit.power, unit.type, unit.location, mark.piece.dislodged), []).extend(
@@ -299,16 +214,10 @@ class _Spots:
         return dislodged_offset(spot) if dislodged else spot
 
 
-@lru_cache(maxsize=256)
-def _room(path: str) -> Room | None:
-    return Room.of_path(path)
-
-
 def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette, variant: Variant) -> None:
     for pid, shape in shapes.provinces.items():
         if shape.kind == "sea":
             scene.seas.append(Area(pid, shape.path, style.SEA, style.SEA_BORDER))
-            scene.labels.append(Label(shape.label[0], shape.label[1], pid, True))
             continue
         owner = position.centres.get(pid)
         if shape.kind == "impassable":
@@ -318,8 +227,6 @@ def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette
         else:
             fill = style.LAND
         scene.lands.append(Area(pid, shape.path, fill, style.LAND_BORDER))
-        if shape.kind != "impassable":
-            scene.labels.append(Label(shape.label[0], shape.label[1], pid, False))
         if shape.centre is not None and pid in variant.map.supply_centres:
             scene.centres.append(CentreMark(shape.centre[0], shape.centre[1],
                                             palette.colour(owner) if owner else style.CENTRE_UNOWNED))
@@ -335,10 +242,6 @@ def _tint_patterns(pen: MapPen) -> dict[tuple[Pattern, str], TintPattern]:
     return patterns
 
 
-def _tint_fill(pattern: Pattern, colour: str, patterns: dict[tuple[Pattern, str], TintPattern]) -> str:
-    return colour if pattern is Pattern.FILL else f"url(#{patterns[pattern, colour].id})"
-
-
 def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern]) -> None:
     """The variant's tints, links and markers in picture coordinates. A link ends at the first
     marker standing beside each of its provinces (a road between two cities' marks), else at
@@ -346,7 +249,7 @@ def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[P
     scene.tint_patterns = list(patterns.values())
     for tint in pen.tints:
         opacity = style.TINT_OPACITY if tint.pattern is Pattern.FILL else 1.0
-        scene.tints.append(TintArea(shapes.provinces[tint.province].path, _tint_fill(tint.pattern, tint.colour, patterns),
+        scene.tints.append(TintArea(shapes.provinces[tint.province].path, tint_fill(tint.pattern, tint.colour, patterns),
                                     opacity))
     beside: dict[str, int] = {}  # markers already standing beside each province's mark
     first: dict[str, Point] = {}  # the first of them
@@ -391,8 +294,9 @@ def _mark_spot(pid: str, path: str, unit: Point, label: Point) -> Point:
     then farther out), the first whose marker stands inside the province and clear of the
     units' mark and of the name; under the name if none is."""
     k = style.MARK_SIZE + 1.5
-    half_w, half_h = (len(pid) * style.LABEL_CHAR_WIDTH + 2) / 2 + 1.5, style.LABEL_HEIGHT / 2 + 1.5
-    room = _room(path)
+    left, top, right, bottom = label_box(pid, *label, style.LABEL_SIZE)
+    half_w, half_h = (right - left) / 2 + 1.5, (bottom - top) / 2 + 1.5
+    room = room_of(path)
     ux, uy = unit
     for reach in (style.UNIT_RADIUS + style.MARK_SIZE + 4, style.UNIT_RADIUS + style.MARK_SIZE + 14):
         for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)):
@@ -402,63 +306,3 @@ def _mark_spot(pid: str, path: str, unit: Point, label: Point) -> Point:
             if room is None or room.holds((x - k, y - k, x + k, y + k)):
                 return x, y
     return label[0], label[1] + 13
-
-
-def _mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], width: int,
-                 top: int) -> tuple[list[MarkLegend], int]:
-    """One entry per legend text of the variant's layers, in rows under the powers' legend. An
-    entry drawn in several colours (cities of several owners) shows its sample in neutral ink;
-    a tint's sample is its fill (a colour, or its first pattern)."""
-    samples: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, text) -> (sample, colour)
-    colours: dict[tuple[str, str], set[str]] = {}
-    for tint in pen.tints:
-        samples.setdefault(("tint", tint.legend), (_tint_fill(tint.pattern, tint.colour, patterns), tint.colour))
-        colours.setdefault(("tint", tint.legend), set()).add(tint.colour)
-    for link in pen.links:
-        samples.setdefault(("link", link.legend), ("dashed" if link.dashed else "solid", link.colour))
-        colours.setdefault(("link", link.legend), set()).add(link.colour)
-    for marker in pen.markers:
-        samples.setdefault(("marker", marker.legend), (marker.symbol.value, marker.colour))
-        colours.setdefault(("marker", marker.legend), set()).add(marker.colour)
-    if not samples:
-        return [], 0
-    placed, x, y = [], 12.0, float(top)
-    for (kind, text), (sample, colour) in samples.items():
-        if len(colours[kind, text]) > 1:
-            colour = style.MARK_INK
-            sample = colour if kind == "tint" and not sample.startswith("url(") else sample
-        room = 34 + 6.9 * len(text) + 18  # the sample, the text (DejaVu Sans at 12.5 px), a gap
-        if x + room > width - 10 and x > 12:
-            x, y = 12.0, y + style.LEGEND_ROW
-        placed.append(MarkLegend(x, y, kind, sample, colour, style.outline_for(colour), text))
-        x += room
-    return placed, int(y - top) + style.LEGEND_ROW + 4
-
-
-def _legend(powers: list[str], position: Position, palette: Palette, width: int,
-            with_centres: bool = True) -> tuple[list[LegendEntry], int]:
-    """One entry per power, in a grid of as few rows as fit the width (columns balanced); its
-    centres are counted where the map has supply centres."""
-    items = []
-    for power in powers:
-        centres = len(position.centres_of(power))
-        units = sum(1 for u in position.units if u.power == power)
-        detail = f"{units} unit{'s' if units != 1 else ''}"
-        if with_centres:
-            detail = f"{centres} centre{'s' if centres != 1 else ''}, {detail}"
-        items.append((power, palette.adjective(power), detail))
-    if not items:
-        return [], 0
-    # DejaVu Sans at 12.5 px: about 7.6 px a bold letter, 6.9 px a plain one
-    column = max(24 + 7.6 * len(name) + 6.9 * (len(detail) + 1) + 16 for _, name, detail in items)
-    columns = max(1, min(len(items), int((width - 20) // column)))
-    rows = -(-len(items) // columns)
-    columns = -(-len(items) // rows)
-    step = (width - 20) / columns
-    entries = []
-    for index, (power, name, detail) in enumerate(items):
-        row, col = divmod(index, columns)
-        colour = palette.colour(power)
-        entries.append(LegendEntry(12 + col * step, row * style.LEGEND_ROW, colour, style.outline_for(colour),
-                                   name, detail))
-    return entries, rows * style.LEGEND_ROW + 12

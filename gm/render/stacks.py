@@ -40,15 +40,17 @@ class Piece:
     double: bool  # a second rim: a double unit, or any unit of strength 2 or more
     dislodged: bool = False
     new: bool = False  # built this phase
+    removed: bool = False  # the phase removed it
+    ghost: bool = False  # removed where it had moved to (drawn there, faint)
 
     @property
     def half_width(self) -> float:
         return self.look.half_width(self.double)
 
     @property
-    def kind(self) -> tuple[str, UnitType, bool, bool]:
+    def kind(self) -> tuple[str, UnitType, bool, bool, bool]:
         """What identical units share (they may be counted on one mark)."""
-        return self.unit.power, self.unit.type, self.dislodged, self.new
+        return self.unit.power, self.unit.type, self.dislodged, self.new, self.removed
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def half_height(piece: Piece, count: int = 1) -> float:
 
 def _counted(pieces: Sequence[Piece]) -> list[tuple[Piece, int]]:
     """Identical units on one mark each, in the order they first appear."""
-    counts: dict[tuple[str, UnitType, bool, bool], list] = {}
+    counts: dict[tuple[str, UnitType, bool, bool, bool], list] = {}
     for piece in pieces:
         counts.setdefault(piece.kind, [piece, 0])[1] += 1
     return [(piece, count) for piece, count in counts.values()]

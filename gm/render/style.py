@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 SEA = "#b5d3ec"
@@ -20,7 +19,14 @@ BACKGROUND = "#fbf8f1"
 
 UNIT_RADIUS = 10.0
 CENTRE_RADIUS = 4.5
-LABEL_CHAR_WIDTH, LABEL_HEIGHT = 7.2, 11.0  # a province's name: bold 10.5 px capitals (as shapes_layout.Layout)
+LABEL_SIZE = 10.5  # a province's name: bold capitals, in pixels
+LABEL_HALO = 2.6  # the stroke around a name's letters
+# DejaVu Sans Bold's advance widths in thousandths of the font size (names are ids: capitals, digits)
+BOLD_ADVANCE = {"A": 774, "B": 762, "C": 734, "D": 830, "E": 683, "F": 683, "G": 821, "H": 837, "I": 372, "J": 372,
+                "K": 775, "L": 637, "M": 995, "N": 837, "O": 850, "P": 733, "Q": 850, "R": 770, "S": 720, "T": 682,
+                "U": 812, "V": 774, "W": 1103, "X": 771, "Y": 724, "Z": 725, " ": 348, "-": 415, "/": 365, ".": 380,
+                **dict.fromkeys("0123456789", 696)}
+BOLD_ADVANCE_OTHER = 850  # anything else: as wide as an O
 TITLE_HEIGHT = 38
 LEGEND_ROW = 28
 OWNER_TINT = 0.45  # how much of the owner's colour fills an owned province
@@ -68,15 +74,6 @@ def ink_on(colour: str) -> str:
 def outline_for(colour: str) -> str:
     """A dark edge for a unit or line of this colour."""
     return "#111111" if luminance(colour) > 0.25 else "#f5f5f5"
-
-
-UNPLAYED = ("#a3a3a3", "#8c7560", "#6f8296")  # units no player plays (neutrals, barbarians), in turn
-
-
-def fallback_colour(power: str) -> str:
-    """A stable colour for a power the map does not list (one that joined during the game)."""
-    digest = hashlib.sha256(power.encode()).digest()
-    return _hex((60 + digest[0] % 160, 60 + digest[1] % 160, 60 + digest[2] % 160))
 
 
 # -- unit types: how each is drawn (keyed by the unit type's name, any variant) ----------------

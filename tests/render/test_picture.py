@@ -12,8 +12,9 @@ from gm.bots.plausible import PlausiblePlayer
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.render import render_phase_png, style
+from gm.render.colours import Palette
 from gm.render.scene import dislodged_offset
-from gm.render.shapes import load_shapes
+from gm.render.spacing import spaced_shapes as load_shapes
 from gm.variants.catalog import VariantCatalog
 
 VARIANT = VariantCatalog().get("standard")
@@ -35,7 +36,8 @@ def unit_sample(unit_letter: str, x: float, y: float) -> tuple[float, float]:
 
 
 def colour_of(power: str) -> str:
-    return style.normal(VARIANT.map.powers[power].colour)
+    """The power's colour on the picture (the map's, unless too like another's)."""
+    return Palette(VARIANT).colour(power)
 
 
 def check_board(position: Position) -> None:

@@ -14,6 +14,7 @@ from gm.adjudicator.engine import adjudicate
 from gm.domain.orders import Move, SupportMove
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.render import render_phase_png, render_phase_svg, style
+from gm.render.colours import UNPLAYED, Palette
 from gm.render.layers import DrawsMapLayers
 from gm.render.scene import Scene, UnitMark, build_scene, unit_mark
 from gm.render.shapes import load_shapes
@@ -124,7 +125,7 @@ def test_past_a_row_identical_units_share_a_mark_with_their_count() -> None:
     board = position(seas, "S118M", fleets)
     scene = build_scene(seas, board)
     assert sorted((m.fill, m.count) for m in scene.units) == sorted(
-        (style.normal(seas.map.powers[p].colour), len(units)) for p, units in fleets.items())
+        (Palette(seas).colour(p), len(units)) for p, units in fleets.items())
     assert_apart(scene.units)
     badges = re.findall(r'font-size="9" font-weight="bold" text-anchor="middle" fill="#111111">(\d+)</text>',
                         render_phase_svg(seas, board))
@@ -168,7 +169,7 @@ def test_a_stack_too_wide_for_its_sea_around_the_spot_is_drawn_inside_the_sea(se
     spot = load_shapes(seas.map.name).provinces[sea].unit
     in_rows = lay_out([Piece(u, unit_style(u.type), False) for u in board.units], spot)  # as stacks stood before
     assert not all(area.contains(footprint(unit_mark(p, "#000000"))) for p in in_rows)
-    assert sorted(m.fill for m in scene.units) == sorted(style.normal(seas.map.powers[p].colour) for p in powers)
+    assert sorted(m.fill for m in scene.units) == sorted(Palette(seas).colour(p) for p in powers)
     assert all(area.contains(footprint(m)) for m in scene.units), [m for m in scene.units
                                                                   if not area.contains(footprint(m))]
     assert_apart(scene.units)
@@ -237,8 +238,7 @@ def test_a_unit_worth_two_gets_a_second_rim_and_every_type_shows_its_letter() ->
 
 def test_unplayed_powers_units_are_grey() -> None:
     board = position(ROR, "S-220M", {"Neutral": ["A SIC"], "Rome": ["A ROM"]})
-    assert {m.fill for m in build_scene(ROR, board).units} == {style.UNPLAYED[0],
-                                                               style.normal(ROR.map.powers["Rome"].colour)}
+    assert {m.fill for m in build_scene(ROR, board).units} == {UNPLAYED[0], Palette(ROR).colour("Rome")}
 
 
 def start_of(d: str) -> tuple[float, float]:
@@ -288,7 +288,7 @@ def test_a_variants_layers_are_drawn_from_its_state_with_a_legend() -> None:
     assert scene.height > plain.height and not plain.mark_legend and not plain.tints
     city = next(e for e in scene.mark_legend if e.text == "city")
     assert city.colour == style.MARK_INK  # cities of two owners: the sample in neutral ink
-    rome = style.normal(ROR.map.powers["Rome"].colour)
+    rome = Palette(ROR).colour("Rome")
     assert any(m.symbol == "square" and m.colour == rome for m in scene.markers)
     svg = render_phase_svg(ROR, board)
     root = ET.fromstring(svg)

@@ -16,6 +16,7 @@ from tests.render.render_pixels import Picture
 from gm.cli.main import main
 from gm.interchange import read_request
 from gm.render import render_phase_png, render_phase_svg, style
+from gm.render.colours import Palette
 from gm.render.room import Room
 from gm.render.scene import MarkerMark, Scene, build_scene
 from gm.render.shapes import load_shapes
@@ -53,7 +54,7 @@ def _board():  # type: ignore[no-untyped-def]
 
 
 def _colour(power: str) -> str:
-    return style.normal(EMPIRE.map.powers[power].colour)
+    return Palette(EMPIRE).colour(power)
 
 
 def _city_marks(scene: Scene) -> dict[str, MarkerMark]:

@@ -15,6 +15,7 @@ from shapely.geometry import Point, Polygon, box
 
 from gm.interchange import read_request
 from gm.render import render_phase_png, render_phase_svg, style
+from gm.render.colours import UNPLAYED, Palette
 from gm.render.scene import UnitMark, build_scene
 from gm.render.shapes import load_shapes
 from gm.variants.catalog import VariantCatalog
@@ -64,7 +65,7 @@ def _footprint(mark: UnitMark):  # type: ignore[no-untyped-def]
 
 
 def _colour(power: str) -> str:
-    return style.normal(EAGLES.map.powers[power].colour)
+    return Palette(EAGLES).colour(power)
 
 
 def test_fleets_sharing_a_sea_are_each_drawn_inside_it_apart_in_their_owners_colours() -> None:
@@ -94,7 +95,7 @@ def test_neutral_defending_armies_are_drawn_grey_and_barbarian_lands_hatched() -
     for text in NEUTRAL:
         province = text.split()[1]
         (mark,) = [m for m in marks if _area(province).contains(Point(m.x, m.y))]
-        assert (mark.letter, mark.shape, mark.fill) == ("A", "army", style.UNPLAYED[0])
+        assert (mark.letter, mark.shape, mark.fill) == ("A", "army", UNPLAYED[0])
     svg = render_phase_svg(EAGLES, board)
     assert "barbarian land" in svg and "Neutral" in svg
 

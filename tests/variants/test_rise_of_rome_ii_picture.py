@@ -7,6 +7,7 @@ from __future__ import annotations
 from gm.adjudicator.variant import Variant
 from gm.interchange import read_request
 from gm.render import style
+from gm.render.colours import Palette
 from gm.render.scene import build_scene
 from gm.render.svg import render_phase_svg
 from tests.variants.test_rise_of_rome_ii import CATALOG, adjudicate
@@ -34,4 +35,4 @@ def test_leaders_and_double_units_are_drawn_apart_and_the_variants_layers_shown(
 
 
 def _fill(variant: Variant, power: str) -> str:
-    return style.normal(variant.map.powers[power].colour)
+    return Palette(variant).colour(power)

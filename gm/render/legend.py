@@ -1,0 +1,126 @@
+"""The two legends under the board: the powers in play, and the variant's own layers.
+
+The powers' legend counts the board the picture shows once its phase is over (after the moves,
+builds and removals: what the results text counts), and lists only the powers in the game on
+either side of the phase (a power eliminated by it shows its zeros once), then the units no
+player plays, where there are any. Leaders and garrisons are counted apart from the units that
+fight (a leader by name where the variant names them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from gm.adjudicator.variant import Variant
+from gm.domain.position import Position
+from gm.domain.units import Mobility, Unit
+from gm.render import style
+from gm.render.colours import Palette
+from gm.render.layers import MapPen, Pattern
+from gm.render.scene_types import LegendEntry, MarkLegend, TintPattern
+
+FIGHTING = (Mobility.LAND, Mobility.SEA)  # counted as units; other kinds (leaders, garrisons) by name
+
+
+@runtime_checkable
+class NamesLeaders(Protocol):
+    """A rules module whose leaders have names (shown in the legend)."""
+
+    def leader_name(self, unit: Unit) -> str: ...
+
+
+@dataclass(frozen=True)
+class Counted:
+    power: str
+    name: str
+    detail: str
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def powers_shown(variant: Variant, before: Position, after: Position) -> list[str]:
+    """The powers in play before or after the phase (the map's order, then by name), then the
+    unplayed owners of units on either board."""
+    playing = (variant.in_play(before) | variant.in_play(after)) - set(variant.unplayed_powers)
+    listed = [p for p in variant.map.powers if p in playing]
+    unplayed_units = {u.power for board in (before, after) for u in board.units if u.power in variant.unplayed_powers}
+    return listed + sorted(playing - set(listed)) + [p for p in variant.unplayed_powers if p in unplayed_units]
+
+
+def counted(variant: Variant, power: str, board: Position, palette: Palette) -> Counted:
+    units = [u for u in board.units if u.power == power] + [d.unit for d in board.dislodged if d.unit.power == power]
+    fighting = sum(1 for u in units if u.type.mobility in FIGHTING)
+    others = [u for u in units if u.type.mobility not in FIGHTING]
+    parts = []
+    centres = len(board.centres_of(power))
+    if variant.map.supply_centres and (centres or power not in variant.unplayed_powers):
+        parts.append(_plural(centres, "centre"))
+    if fighting or not others:
+        parts.append(_plural(fighting, "unit"))
+    if isinstance(variant, NamesLeaders):
+        named = [u for u in others if u.type.name == "leader"]
+        parts += [f"leader {variant.leader_name(u)}" for u in named]
+        others = [u for u in others if u not in named]
+    kinds = Counter(u.type.name for u in others)
+    parts += [_plural(n, name) for name, n in sorted(kinds.items())]
+    return Counted(power, palette.adjective(power), ", ".join(parts))
+
+
+def power_legend(variant: Variant, before: Position, after: Position, palette: Palette,
+                 width: int) -> tuple[list[LegendEntry], int]:
+    """One entry per power shown, in a grid of as few rows as fit the width (columns balanced)."""
+    items = [counted(variant, power, after, palette) for power in powers_shown(variant, before, after)]
+    if not items:
+        return [], 0
+    # DejaVu Sans at 12.5 px: about 7.6 px a bold letter, 6.9 px a plain one
+    column = max(24 + 7.6 * len(i.name) + 6.9 * (len(i.detail) + 1) + 16 for i in items)
+    columns = max(1, min(len(items), int((width - 20) // column)))
+    rows = -(-len(items) // columns)
+    columns = -(-len(items) // rows)
+    step = (width - 20) / columns
+    entries = []
+    for index, item in enumerate(items):
+        row, col = divmod(index, columns)
+        colour = palette.colour(item.power)
+        entries.append(LegendEntry(12 + col * step, row * style.LEGEND_ROW, colour, style.outline_for(colour),
+                                   item.name, item.detail))
+    return entries, rows * style.LEGEND_ROW + 12
+
+
+def tint_fill(pattern: Pattern, colour: str, patterns: dict[tuple[Pattern, str], TintPattern]) -> str:
+    return colour if pattern is Pattern.FILL else f"url(#{patterns[pattern, colour].id})"
+
+
+def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], width: int,
+                top: int) -> tuple[list[MarkLegend], int]:
+    """One entry per legend text of the variant's layers, in rows under the powers' legend. An
+    entry drawn in several colours (cities of several owners) shows its sample in neutral ink;
+    a tint's sample is its fill (a colour, or its first pattern)."""
+    samples: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, text) -> (sample, colour)
+    colours: dict[tuple[str, str], set[str]] = {}
+    for tint in pen.tints:
+        samples.setdefault(("tint", tint.legend), (tint_fill(tint.pattern, tint.colour, patterns), tint.colour))
+        colours.setdefault(("tint", tint.legend), set()).add(tint.colour)
+    for link in pen.links:
+        samples.setdefault(("link", link.legend), ("dashed" if link.dashed else "solid", link.colour))
+        colours.setdefault(("link", link.legend), set()).add(link.colour)
+    for marker in pen.markers:
+        samples.setdefault(("marker", marker.legend), (marker.symbol.value, marker.colour))
+        colours.setdefault(("marker", marker.legend), set()).add(marker.colour)
+    if not samples:
+        return [], 0
+    placed, x, y = [], 12.0, float(top)
+    for (kind, text), (sample, colour) in samples.items():
+        if len(colours[kind, text]) > 1:
+            colour = style.MARK_INK
+            sample = colour if kind == "tint" and not sample.startswith("url(") else sample
+        room = 34 + 6.9 * len(text) + 18  # the sample, the text (DejaVu Sans at 12.5 px), a gap
+        if x + room > width - 10 and x > 12:
+            x, y = 12.0, y + style.LEGEND_ROW
+        placed.append(MarkLegend(x, y, kind, sample, colour, style.outline_for(colour), text))
+        x += room
+    return placed, int(y - top) + style.LEGEND_ROW + 4
