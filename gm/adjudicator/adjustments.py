@@ -92,8 +92,9 @@ class _State:
         unit_type = order.unit.type or self._implied_type(location)
         if unit_type is None:
             return fail(f"say whether to build an army or a fleet in {province.name}")
-        if unit_type not in self.variant.buildable_types(power, location.province):
-            return fail(f"{power} cannot build a {unit_type.name} in {province.name}")
+        if unit_type not in self.variant.buildable_types_at(self.position, power, location.province):
+            article = "an" if unit_type.name[:1] in "aeiou" else "a"
+            return fail(f"{power} cannot build {article} {unit_type.name} in {province.name}")
         if unit_type.needs_coast and province.coasts and location.coast not in province.coasts:
             return fail(f"say which coast of {province.name}")
         if unit_type.mobility is Mobility.LAND:

@@ -460,6 +460,11 @@ class Variant:
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return tuple(t for t in self.unit_types if t.mobility in (Mobility.LAND, Mobility.SEA))
 
+    def buildable_types_at(self, position: Position, power: str, province: str) -> tuple[UnitType, ...]:
+        """``buildable_types`` where the answer depends on the board (a province that raises one
+        kind of unit or another as the variant's state says)."""
+        return self.buildable_types(power, province)
+
     def removal_distance_graph(self) -> Mapping[str, frozenset[str]]:
         """Civil disorder (2023 rules): distances cross land and sea for every unit."""
         return self.map.neighbours

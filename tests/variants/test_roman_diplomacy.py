@@ -76,6 +76,18 @@ def test_an_empire_waiting_comes_in_at_the_adjustment_phase_with_one_build_at_on
     assert built["units"]["Latium"] == ["A ROM", "G ROM"]
 
 
+def test_an_empire_asked_for_through_the_interchange_must_choose_an_imperial_city_site_too() -> None:
+    """2 in `gm adjudicate`, issue 23 (18): Portugal is on the Atlantic, so no empire is founded
+    there, whatever extra.joining says; Rome is."""
+    result = adjudicate("F100M", garrisoned({}), extra={"joining": {"Lusitania": "POR", "Latium": "ROM"}})
+    assert result["extra"]["empires"] == {"Latium": "ROM"} and "Lusitania" not in result["units"]
+    assert result["centers"] == {"Latium": ["ROM"]} and "POR" in {u.split()[1] for u in result["units"]["Neutral"]}
+    assert result["announcements"] == [
+        "Lusitania cannot found its Imperial City in Portugal: it must be a neutral supply centre on the "
+        "Mediterranean or the Black Sea",
+        "Latium joins the game with its Imperial City in Rome"]
+
+
 def test_a_player_names_a_neutral_mediterranean_or_black_sea_centre() -> None:
     start = RD.initial_position()
     assert RD.joining_request("Rome as Latium", start) == ("Latium", "ROM")
@@ -130,6 +142,20 @@ def test_builds_only_in_the_imperial_city_vacant_but_for_its_garrison() -> None:
     held = adjudicate("W100A", {"Latium": ["G ROM", "A ROM"]}, {"Latium": ["BUILD F ROM"]},
                       centers={"Latium": ["ROM", "NAP", "VEN"]}, extra=extra)
     assert held["results"]["Latium"][0]["reason"].startswith("illegal: Rome is not a free supply centre")
+
+
+def test_a_federation_partners_army_may_stand_beside_a_garrison_as_a_friendly_unit() -> None:
+    """3 with 5, issue 23 (17): a federation is "a single empire", so Latium's garrison in Rome is
+    friendly to Gallia's army, which moves in beside it; the two then hold together."""
+    extra = {"federations": [["Gallia", "Latium"]], "empires": {"Latium": "ROM", "Gallia": "MAR"}}
+    result = adjudicate("S100M", {"Latium": ["G ROM"], "Gallia": ["A TUS"]}, {"Gallia": ["A TUS - ROM"]}, extra=extra)
+    assert outcome(result, "Gallia", "A TUS - ROM")["outcome"] == "succeeds"
+    assert (result["units"]["Gallia"], result["units"]["Latium"]) == (["A ROM"], ["G ROM"])
+    held = adjudicate("F100M", {"Gallia": ["A ROM"], "Latium": ["G ROM"], "Samnium": ["A NAP", "A APU"]},
+                      {"Samnium": ["A NAP - ROM", "A APU S A NAP - ROM"]}, extra=extra)
+    assert outcome(held, "Samnium", "A NAP - ROM")["reason"] == "bounced"  # 2 against the army and the garrison
+    with pytest.raises(InterchangeError, match="may not stand together"):
+        adjudicate("S100M", {"Latium": ["G ROM"], "Gallia": ["A ROM"]}, extra={"empires": extra["empires"]})
 
 
 # -- fleets' steps (4) -----------------------------------------------------------------------
@@ -189,9 +215,20 @@ def test_federated_empires_neither_support_against_nor_capture_from_each_other()
                         {"Samnium": ["A APU - ROM"], "Gallia": ["A TUS S A APU - ROM"], "Latium": ["A VEN - TUS"]},
                         extra=extra)
     assert outcome(result, "Samnium", "A APU - ROM")["reason"] == "bounced"
-    assert outcome(result, "Gallia", "A TUS S A APU - ROM")["outcome"] == "succeeds"
+    # issue 23 (20): the support counts for nothing, and its result says so
+    assert outcome(result, "Gallia", "A TUS S A APU - ROM")["reason"] == (
+        "void: A ROM is Latium's, of Gallia's own federation: no support against it counts")
     kept = adjudicate("F100M", {"Gallia": ["A ROM"]}, centers={"Latium": ["ROM"]}, extra=extra)
     assert kept["centers"] == {"Latium": ["ROM"]}
+
+
+def test_a_federation_partners_fleet_captures_its_empty_centre() -> None:
+    """5 "Supply centers cannot be captured by armies belonging to the same empire", issue 23
+    (16): the rule names armies; Gallia's fleet in Latium's empty Naples takes it."""
+    extra = {"federations": [["Gallia", "Latium"]]}
+    result = adjudicate("F100M", {"Gallia": ["F TYS"], "Latium": ["A ROM"]}, {"Gallia": ["F TYS - NAP"]},
+                        centers={"Latium": ["ROM", "NAP"]}, extra=extra)
+    assert result["centers"] == {"Gallia": ["NAP"], "Latium": ["ROM"]}
 
 
 def test_defederating_takes_effect_at_the_end_of_the_phase() -> None:
@@ -212,6 +249,47 @@ def test_units_and_centres_are_given_within_a_federation_after_the_retreats() ->
     refused = adjudicate("F100M", {"Latium": ["A NAP"], "Samnium": ["A APU"]}, {"Latium": ["GIVE A NAP TO Samnium"]})
     assert refused["results"]["Latium"][0]["outcome"] == "fails"
     assert refused["units"]["Latium"] == ["A NAP"]
+
+
+def test_a_unit_given_passes_after_the_retreats_wherever_it_moved_or_retreated() -> None:
+    """5 "Such trades occur after retreats, but before builds", issue 23 (15): the army given
+    moves that Fall and passes where it stands; one dislodged passes where it retreats; one
+    destroyed meanwhile cannot pass."""
+    extra = {"federations": [["Gallia", "Latium"]]}
+    moved = adjudicate("F100M", {"Latium": ["A NAP"], "Gallia": ["A MAR"]},
+                       {"Latium": ["GIVE A NAP TO Gallia", "A NAP - APU"]}, centers={"Latium": ["NAP"]}, extra=extra)
+    assert outcome(moved, "Latium", "GIVE A NAP TO Gallia")["outcome"] == "succeeds"
+    assert moved["units"]["Gallia"] == ["A APU", "A MAR"] and "Latium" not in moved["units"]
+    assert moved["announcements"] == ["Latium gives its unit in Apulia to Gallia"]
+    units = {"Latium": ["A TUS"], "Gallia": ["A MAR"], "Samnium": ["A ROM", "A VEN"]}
+    beaten = adjudicate("F100M", units, {"Latium": ["GIVE A TUS TO Gallia"], "Samnium": ["A ROM - TUS", "A VEN S A ROM - TUS"]},
+                        extra=extra)
+    assert beaten["next_phase"] == "F100R" and beaten["extra"]["gifts"] == [
+        {"from": "Latium", "to": "Gallia", "what": "unit", "where": "TUS"}]
+    retreated = adjudicate("F100R", beaten["units"], {"Latium": ["A TUS R PIE"]}, dislodged=beaten["dislodged"],
+                           extra=beaten["extra"])
+    assert retreated["units"]["Gallia"] == ["A MAR", "A PIE"] and "Latium" not in retreated["units"]
+    destroyed = adjudicate("F100R", beaten["units"], {}, dislodged=beaten["dislodged"], extra=beaten["extra"])
+    assert destroyed["units"]["Gallia"] == ["A MAR"]
+    assert destroyed["announcements"] == ["Latium's gift of a unit to Gallia is not carried out: the unit is gone"]
+
+
+def test_a_build_given_in_the_build_phase_is_carried_out_before_the_builds() -> None:
+    """5 "Such trades occur after retreats, but before builds", issue 23 (15): Aurelia has two
+    builds and gives one to Bellona, which has one: Bellona's two builds succeed, Aurelia's
+    second fails."""
+    extra = {"federations": [["Aurelia", "Bellona"]], "empires": {"Aurelia": "ROM", "Bellona": "MAR"},
+             "barbarians": ["PIE", "BUR"]}
+    centres = {"Aurelia": ["ROM", "NAP", "VEN"], "Bellona": ["MAR", "SPA"]}
+    result = adjudicate("W100A", {"Aurelia": ["G ROM", "A APU"], "Bellona": ["G MAR", "A GAS"]},
+                        {"Aurelia": ["GIVE BUILD TO Bellona", "BUILD A ROM", "BUILD B PIE"],
+                         "Bellona": ["BUILD F MAR", "BUILD B BUR"]}, centers=centres, extra=extra)
+    assert outcome(result, "Aurelia", "GIVE BUILD TO Bellona")["outcome"] == "succeeds"
+    assert outcome(result, "Bellona", "BUILD F MAR")["outcome"] == "succeeds"
+    assert outcome(result, "Bellona", "BUILD B BUR")["outcome"] == "succeeds"
+    assert outcome(result, "Aurelia", "BUILD A ROM")["outcome"] == "succeeds"
+    assert outcome(result, "Aurelia", "BUILD B PIE")["reason"] == "illegal: Aurelia has only 1 build"
+    assert result["announcements"] == ["Aurelia gives a build to Bellona"] and "gifts" not in result["extra"]
 
 
 def test_a_build_is_given_within_a_federation() -> None:
@@ -258,6 +336,37 @@ def test_barbarian_land_spreads_into_empty_land_and_an_army_clears_it() -> None:
                          extra=result["extra"])
     assert "PIE" not in cleared["extra"]["barbarians"]  # cleared by the army entering it
     assert "TUS" not in cleared["extra"]["barbarians"]  # left empty, but next to no barbarian land
+
+
+def test_barbarians_spread_once_a_season_after_its_retreats() -> None:
+    """7 "At the end of each turn", issue 23 (14): nothing spreads after the Spring moves while
+    retreats are to come; after them it spreads once: into Burgundy, next to the Ruhr, and no
+    further (not into Gascony or Picardy, next to Burgundy only)."""
+    units = garrisoned({"Latium": ["A ROM", "A VEN"], "Samnium": ["A TUS"]})
+    moved = adjudicate("S100M", units, {"Latium": ["A ROM - TUS", "A VEN S A ROM - TUS"]}, extra=no_barbarians("RUH"))
+    assert moved["next_phase"] == "S100R" and moved["extra"]["barbarians"] == ["RUH"]
+    retreated = adjudicate("S100R", moved["units"], {"Samnium": ["A TUS R PIE"]},
+                           dislodged={"Samnium": [{"unit": "A TUS", "retreats": ["PIE"]}]}, extra=moved["extra"])
+    barbarian = set(retreated["extra"]["barbarians"])
+    assert "BUR" in barbarian and not barbarian & {"GAS", "PIC", "PIE"}
+
+
+def test_a_retreat_never_ends_beside_a_neutral_garrison() -> None:
+    """7, issue 23 (13): Aurelia's empty Belgium beside barbarian Picardy is not overrun before
+    the retreats, so Aurelia's dislodged army may retreat there; the centre is then occupied and
+    stays Aurelia's, and the board is one gm takes back as input."""
+    centres = {"Aurelia": ["BEL"]}
+    units = garrisoned({"Aurelia": ["A BUR"], "Bellona": ["A MAR", "A GAS"]}, centres)
+    moved = adjudicate("S101M", units, {"Bellona": ["A MAR - BUR", "A GAS S A MAR - BUR"]}, centers=centres,
+                       extra=no_barbarians("PIC"))
+    assert "BEL" in moved["dislodged"]["Aurelia"][0]["retreats"] and neutral_in(moved, "BEL") == []
+    retreated = adjudicate("S101R", moved["units"], {"Aurelia": ["A BUR R BEL"]}, centers=moved["centers"],
+                           dislodged=moved["dislodged"], extra=moved["extra"])
+    assert outcome(retreated, "Aurelia", "A BUR R BEL")["outcome"] == "succeeds"
+    assert retreated["units"]["Aurelia"] == ["A BEL"] and neutral_in(retreated, "BEL") == []
+    again = adjudicate(retreated["next_phase"], retreated["units"], centers=retreated["centers"],
+                       extra=retreated["extra"])
+    assert again["units"]["Aurelia"] == ["A BEL"]
 
 
 def test_an_unheld_centre_the_barbarians_reach_turns_neutral_with_a_garrison() -> None:
@@ -355,6 +464,26 @@ def test_the_interchange_carries_the_variants_units_and_state() -> None:
     result = adjudicate("S100M", board)
     assert result["units"] == {power: sorted(units) for power, units in board.items()}
     assert "TUS" in result["extra"]["barbarians"]  # a barbarian army in civil disorder occupies its province
+
+
+def test_board_ii_special_build_centres_are_owned_and_used_for_builds() -> None:
+    """Board II "special build centers may be used by the owning player", issue 23 (19): Athens,
+    Jerusalem and Sidon are no supply centres; an empire owns one as it would a centre (its unit
+    there at the end of a Fall: a ruling) and builds there when it is vacant; barbarian again,
+    it is lost, and raises only barbarian armies."""
+    extra = {"empires": {"Macedon": "KOR"}, "barbarians": []}
+    taken = adjudicate("F-240M", {"Macedon": ["G KOR", "A LAR"]}, {"Macedon": ["A LAR - ATH"]},
+                       variant="roman-diplomacy-ii", centers={"Macedon": ["KOR", "PEL"]}, extra=extra)
+    assert taken["extra"]["special_build_centres"] == {"ATH": "Macedon"} and taken["next_phase"] == "W-240A"
+    built = adjudicate("W-240A", {"Macedon": ["G KOR"]}, {"Macedon": ["BUILD F ATH"]}, variant="roman-diplomacy-ii",
+                       centers={"Macedon": ["KOR", "PEL"]}, extra=taken["extra"])
+    assert outcome(built, "Macedon", "BUILD F ATH")["outcome"] == "succeeds" and built["units"]["Macedon"] == ["F ATH", "G KOR"]
+    wild = adjudicate("W-240A", {"Macedon": ["G KOR"]}, {"Macedon": ["BUILD A ATH"]}, variant="roman-diplomacy-ii",
+                      centers={"Macedon": ["KOR", "PEL"]}, extra={**extra, "barbarians": ["ATH"]})
+    assert outcome(wild, "Macedon", "BUILD A ATH")["reason"] == "illegal: Macedon cannot build an army in Athens"
+    lost = adjudicate("S-239M", {"Macedon": ["G KOR"]}, variant="roman-diplomacy-ii", centers={"Macedon": ["KOR"]},
+                      extra={**taken["extra"], "barbarians": ["AET"]})
+    assert "special_build_centres" not in lost["extra"] and "ATH" in lost["extra"]["barbarians"]
 
 
 def test_the_picture_shows_barbarian_land_garrisons_imperial_cities_and_barbarian_armies() -> None:

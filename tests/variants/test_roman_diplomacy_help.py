@@ -23,7 +23,8 @@ HEADINGS = ("The start (rule 1)", "Joining (rule 2)", "Imperial Cities (rule 3)"
     ("roman-diplomacy-i", "ROMAN DIPLOMACY I (Pete Calcraft), as this judge reads its rules",
      ("34 supply centres, without the Kiel canal", "Winter A.D. 99 adjustments", "Spring A.D. 100", "owning 15 supply")),
     ("roman-diplomacy-ii", "ROMAN DIPLOMACY II (Pete Calcraft and Andrew Poole), as this judge reads its rules",
-     ("50 supply centres", "reconstructed", "Winter 241 B.C. adjustments", "Spring 240 B.C.", "owning 24 supply")),
+     ("50 supply centres", "reconstructed", "Winter 241 B.C. adjustments", "Spring 240 B.C.", "owning 24 supply",
+      "Special build centres (board II)", "may build an army or a fleet\n  there", "in its special build centres")),
 ])
 def test_the_rules_of_roman_diplomacy_as_this_judge_reads_them(world: World, name: str, title: str,  # noqa: F811
                                                                 rulings: tuple[str, ...]) -> None:
@@ -36,7 +37,11 @@ def test_the_rules_of_roman_diplomacy_as_this_judge_reads_them(world: World, nam
                    "a step too many is refused", "A step that fails ends the journey", "never capture each other's",
                    "at the end of the\n  current phase", "borders barbarian land or the edge of the map",
                    "Two empires raising one in the same province both fail", "in two movement\n  phases in a row, or in three",
-                   "Several reaching it at once draw", "JOIN <game> "):
+                   "Several reaching it at once draw", "JOIN <game> ",
+                   # issue 23's rulings (13-17, 20)
+                   "or of an empire\n  federated with it", 'its result says "void"', "a member's fleet does",
+                   "passes where it then stands", "carried out before that phase's builds",
+                   "each Spring and each Fall, once its\n  retreats are made", "clears it at once"):
         assert ruling in text, ruling
     assert all(len(line) <= WIDTH for line in lines), [line for line in lines if len(line) > WIDTH]
 

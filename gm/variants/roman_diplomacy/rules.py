@@ -3,21 +3,28 @@ engine. One rules module for both boards; the map decides the rest (its Imperial
 map edge, victory count and first year).
 
 Rules: shared/rules/roman-diplomacy.txt; the rulings this judge applies are written for players
-in templates/rules/roman-diplomacy-i.txt.j2. Each rule, and where it lives:
+in templates/rules/_roman-diplomacy.txt.j2, and each rule is traced to its tests in
+docs/rules/roman-diplomacy.md. Each rule, and where it lives:
 
 - 1: every supply centre starts neutral with a neutral garrison (``G`` under ``Neutral``); every
   other land province is barbarian (``extra.barbarians``) — ``initial_position``.
 - 2: empires join by mail naming a neutral Imperial City site (``joining_request``); they wait
-  in ``extra.joining`` and come in at the next adjustment phase (``admit_joining``; the game
-  opens with one), owning their city and its garrison, with one build there at once.
+  in ``extra.joining`` and come in at the next adjustment phase (``admit_joining``, which checks
+  the site again; the game opens with one), owning their city and its garrison, with one build
+  there at once.
 - 3: an Imperial City's garrison never moves, supports like an army, needs no supply centre and
-  shares its province with a friendly unit (both must be beaten); builds only there.
+  shares its province with a friendly unit, a federation partner's too (``sides_share``; both
+  must be beaten); builds only there (board II: and in owned special build centres).
 - 4: a power has as many fleet steps as fleets; a fleet may take several (``MoveInRounds``, in
   rounds), others then stand (``review_on_board`` refuses a step too many).
-- 5, 6: ``FEDERATE``/``DEFEDERATE``/``GIVE``; a federation is one side in battle (``sides``), for
-  victory, and for the capture of centres (``update_ownership``).
-- 7: barbarian occupation spreads at the end of every phase and is cleared by armies
-  (``end_of_phase``); a centre it reaches turns neutral again, with a garrison.
+- 5, 6: ``FEDERATE``/``DEFEDERATE``/``GIVE``; a federation is one side in battle (``sides``; a
+  support against a partner is reported void, ``after_movement``), for victory, and for the
+  capture of centres by armies (``update_ownership``); gifts follow their units' moves and are
+  carried out after the Fall retreats, or before the builds when made in the build phase
+  (``prepare_adjustments``).
+- 7: barbarian occupation spreads at the end of each Spring and Fall, after the retreats
+  (``end_of_season``), and is cleared by armies at once (``end_of_phase``); a centre it reaches
+  turns neutral again, with a garrison.
 - 8: barbarian armies (``B``): raised with a build in a barbarian province, re-hired, or released
   (``REMOVE B X``: it stands in civil disorder under ``Barbarian``); centres they capture turn
   neutral with a garrison.
@@ -33,12 +40,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
-from gm.adjudicator.rulings import Illegal, MoveChecks, Ruling
+from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
-from gm.domain.orders import Disband, Hold, MoveInRounds, Order
-from gm.domain.outcomes import OrderResult
+from gm.domain.orders import Disband, Hold, MoveInRounds, Order, SupportMove
+from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
@@ -69,6 +77,7 @@ class RomanDiplomacy(Variant):
         super().__init__(name, game_map, CALENDAR, first_year(game_map, CALENDAR),
                          unit_types=(ARMY, FLEET, GARRISON, BARBARIAN_ARMY))
         self.stacks = True
+        self.sides_share = True  # 3, 5: a federation is "a single empire": a partner's garrison is friendly
         self.rival_builds_fail = True  # 8: two empires raising one barbarian army both fail
         self.unplayed_powers = (NEUTRAL, BARBARIAN)
         provinces = game_map.provinces.values()
@@ -77,6 +86,8 @@ class RomanDiplomacy(Variant):
         self.land = frozenset(p.id for p in provinces if p.holds_armies)
         self.seas = frozenset(p.id for p in provinces if p.terrain is Terrain.SEA)
         self.victory = int(game_map.rules["victory_centres"])
+        # Board II: "special build centers may be used by the owning player" (map data).
+        self.special = frozenset(p.id for p in provinces if p.extra.get("special_build_centre"))
         self.names = {normalise_name(n): p.id for p in provinces for n in (p.id, p.name, *p.aliases)}
 
     # -- vocabulary ----------------------------------------------------------------------
@@ -153,6 +164,10 @@ class RomanDiplomacy(Variant):
         for empire, city in state.joining.items():
             where = self.map.provinces[city].name
             garrison = Unit(NEUTRAL, GARRISON, Location(city))
+            if city not in self.sites:  # 2: asked for through extra.joining, checked as a JOIN is
+                log.announce(f"{empire} cannot found its Imperial City in {where}: it must be a neutral supply "
+                             "centre on the Mediterranean or the Black Sea")
+                continue
             if city in centres or garrison not in units:
                 log.announce(f"{empire} cannot found its Imperial City in {where}: it is no longer neutral")
                 continue
@@ -178,6 +193,7 @@ class RomanDiplomacy(Variant):
             asked={name(e): tuple(sorted(map(name, others))) for e, others in state.asked.items()},
             gifts=tuple({**g, "from": name(g["from"]), "to": name(g["to"])} for g in state.gifts),
             missed={name(e): counts for e, counts in state.missed.items()},
+            special={c: name(e) for c, e in state.special.items()},
         ).extra(board))
 
     def in_play(self, position: Position) -> set[str]:
@@ -229,7 +245,7 @@ class RomanDiplomacy(Variant):
         board = position.replace(units=sorted_units(units), extra=state.extra(position))
         if position.phase.kind is PhaseKind.MOVEMENT:
             board = self._missed_orders(board, results, log)
-        return self._barbarian_lands(board, log)
+        return self._clear_barbarians(board)
 
     def _missed_orders(self, position: Position, results: Sequence[OrderResult], log: PhaseLog) -> Position:
         """9: an empire with units that gave no order at all this movement phase missed it; two
@@ -270,13 +286,10 @@ class RomanDiplomacy(Variant):
                     if power in federation:
                         federation.discard(power)
                         log.announce(f"{power} leaves its federation")
-            elif isinstance(order, Give):
-                problem = self._gift_problem(position, state, power, order)
-                if problem:
-                    result.succeeded, result.detail = False, problem
-                    continue
-                gifts.append({"from": power, "to": self._empire_named(position, state, order.to), "what": order.what,
-                              "where": str(order.where or (order.unit.location if order.unit else ""))})
+            elif isinstance(order, Give) and position.phase.kind is PhaseKind.RETREATS:
+                # (a movement phase's gifts are recorded with its moves, in after_movement; an
+                # adjustment phase's are carried out before its builds, in prepare_adjustments)
+                gifts.append(self._gift(position, state, power, order))
         federations = self._agreements(federations, asked, log)
         kept = tuple(tuple(sorted(f)) for f in federations if len(f) > 1)
         return state.changed(asked={e: tuple(sorted(o)) for e, o in asked.items() if o}, federations=kept,
@@ -365,6 +378,88 @@ class RomanDiplomacy(Variant):
             return f"{giver} has no unit in {self.map.provinces[order.unit.province].name}"
         return None
 
+    def _gift(self, position: Position, state: RomanState, giver: str, order: Give,
+              where: Location | None = None) -> dict[str, str]:
+        """A gift as kept in ``extra.gifts``; ``where``: where the unit given stands now."""
+        place = where or order.where or (order.unit.location if order.unit else None)
+        return {"from": giver, "to": self._empire_named(position, state, order.to), "what": order.what,
+                "where": str(place or "")}
+
+    # -- gifts: "Such trades occur after retreats, but before builds" (5) ----------------------------
+
+    def after_movement(self, effects: Effects, outcome: MovementOutcome) -> MovementOutcome:
+        """The units given follow their moves; this phase's gifts are recorded where their units
+        went; a support the federation makes void fails (20: reported, not only ignored)."""
+        position = effects.position
+        state = RomanState.of(position)
+        went = {(u.power, u.location): where for u, where in outcome.moves}
+        gifts = [self._followed(g, went) for g in state.gifts]
+        for ruling in effects.rulings:
+            order = ruling.order
+            if isinstance(order, Give) and ruling.counts:
+                unit_at = order.unit.location if order.what == "unit" and order.unit is not None else None
+                gifts.append(self._gift(position, state, ruling.power, order,
+                                        went.get((ruling.power, unit_at), unit_at) if unit_at else None))
+        self._void_supports(effects, outcome, state)
+        board = position.replace(extra=dict(outcome.extra if outcome.extra is not None else position.extra))
+        outcome.extra = RomanState.of(board).changed(gifts=tuple(gifts)).extra(board)
+        return outcome
+
+    @staticmethod
+    def _followed(gift: Mapping[str, str], went: Mapping[tuple[str, Location], Location | None]) -> Mapping[str, str]:
+        if gift["what"] != "unit":
+            return gift
+        key = (gift["from"], Location.parse(gift["where"]))
+        if key not in went:
+            return gift
+        now = went[key]
+        return {**gift, "where": str(now) if now is not None else ""}
+
+    def after_retreats(self, position: Position, moves: Sequence[tuple[Unit, Location | None]],
+                       log: PhaseLog) -> Position:
+        """A unit given that was dislodged: its gift follows its retreat (or goes with it)."""
+        state = RomanState.of(position)
+        if not any(g["what"] == "unit" for g in state.gifts):
+            return position
+        went = {(u.power, u.location): where for u, where in moves}
+        gifts = tuple(self._followed(g, went) for g in state.gifts)
+        return position.replace(extra=state.changed(gifts=gifts).extra(position))
+
+    def prepare_adjustments(self, position: Position, declarations: Sequence[tuple[str, Order]],
+                            log: PhaseLog) -> Position:
+        """5: a gift made in the build phase is carried out before its builds."""
+        state = RomanState.of(position)
+        given = [self._gift(position, state, power, order) for power, order in declarations
+                 if isinstance(order, Give) and self._gift_problem(position, state, power, order) is None]
+        if not given:
+            return position
+        for gift in given:
+            if gift["what"] == "build":
+                log.announce(f"{gift['from']} gives a build to {gift['to']}")
+        board = position.replace(extra=state.changed(gifts=(*state.gifts, *given)).extra(position))
+        return self._gifts(board, log)
+
+    def _void_supports(self, effects: Effects, outcome: MovementOutcome, state: RomanState) -> None:
+        """5: "Units belonging to the same empire may not support against other": a support of a
+        move into a province where a federation partner's unit stays counted for nothing; its
+        result says so."""
+        if not state.federations:
+            return
+        units = effects.position.units
+        for index, ruling in enumerate(effects.rulings):
+            order = ruling.acting or ruling.order
+            result = outcome.results[index]
+            if not (ruling.acts and result.succeeded and isinstance(order, SupportMove)):
+                continue
+            side = state.side_of(ruling.power)
+            there = order.destination.province
+            partners = [u for slot, u in enumerate(units) if u.location.province == there and slot not in outcome.moved
+                        and u.power != ruling.power and state.side_of(u.power) == side]
+            if partners:
+                result.succeeded, result.reason = False, Reason.VOID
+                result.detail = (f"{partners[0]} is {partners[0].power}'s, of {ruling.power}'s own federation: "
+                                 "no support against it counts")
+
     def _barbarian_armies(self, units: list[Unit], results: Sequence[OrderResult]) -> list[Unit]:
         """8: a barbarian army no longer kept stands in civil disorder; one hired again leaves it."""
         for result in results:
@@ -374,34 +469,46 @@ class RomanDiplomacy(Variant):
         hired = {u.location.province for u in units if u.type is BARBARIAN_ARMY and u.power != BARBARIAN}
         return [u for u in units if not (u.power == BARBARIAN and u.location.province in hired)]
 
-    def _barbarian_lands(self, position: Position, log: PhaseLog) -> Position:
-        """7: armies clear the barbarian land they stand in; then every unoccupied land province
-        next to barbarian land or the map's edge becomes barbarian, and a centre it reaches turns
-        neutral with a garrison."""
+    def _clear_barbarians(self, position: Position) -> Position:
+        """7, 8: an army of an empire clears the barbarian land it entered, at once; a barbarian
+        army in civil disorder makes its province barbarian."""
         state = RomanState.of(position)
-        units, centres = list(position.units), dict(position.centres)
         barbarians = set(state.barbarians)
-        for unit in units:
+        for unit in position.units:
             province = unit.location.province
             if unit.type is ARMY and unit.power not in self.unplayed_powers:
                 barbarians.discard(province)
             elif unit.power == BARBARIAN:
                 barbarians.add(province)
+        if barbarians == set(state.barbarians):
+            return position
+        return position.replace(extra=state.changed(barbarians=frozenset(barbarians)).extra(position))
+
+    def _spread_barbarians(self, position: Position, log: PhaseLog) -> Position:
+        """7: "At the end of each turn" (a Spring or a Fall, its retreats made) every unoccupied
+        land province next to barbarian land or the map's edge becomes barbarian, and a centre it
+        reaches turns neutral with a garrison; a special build centre it reaches is lost."""
+        state = RomanState.of(position)
+        units, centres = list(position.units), dict(position.centres)
+        barbarians, special = set(state.barbarians), dict(state.special)
         occupied = {u.location.province for u in units}
         near = self.map.army_adjacency
         spread = sorted(p for p in self.land if p not in occupied and p not in barbarians
                         and (p in self.edge or any(q in barbarians for q in near.get(p, ()))))
         for province in spread:
+            name = self.map.provinces[province].name
             if province in self.map.supply_centres:
                 owner = centres.pop(province, None)
                 units.append(Unit(NEUTRAL, GARRISON, Location(province)))
                 if owner:
-                    log.announce(f"barbarians overrun {self.map.provinces[province].name}, {owner}'s: "
-                                 "it is neutral again, with a garrison")
-            else:
-                barbarians.add(province)
+                    log.announce(f"barbarians overrun {name}, {owner}'s: it is neutral again, with a garrison")
+                continue
+            barbarians.add(province)
+            owner = special.pop(province, None)
+            if owner:
+                log.announce(f"barbarians overrun {name}, {owner}'s special build centre: {owner} loses it")
         board = position.replace(units=sorted_units(units), centres=centres)
-        return board.replace(extra=state.changed(barbarians=frozenset(barbarians)).extra(board))
+        return board.replace(extra=state.changed(barbarians=frozenset(barbarians), special=special).extra(board))
 
     # -- season ends: captures, gifts, joining (2, 5, 8) ------------------------------------
 
@@ -415,8 +522,9 @@ class RomanDiplomacy(Variant):
             if province not in self.map.supply_centres or unit.type is GARRISON or unit.power in self.unplayed_powers:
                 continue
             owner = centres.get(province)
-            if owner is not None and owner != unit.power and state.side_of(owner) == state.side_of(unit.power):
-                continue
+            if owner is not None and owner != unit.power and state.side_of(owner) == state.side_of(unit.power) \
+                    and unit.type in (ARMY, BARBARIAN_ARMY):
+                continue  # 5: "cannot be captured by armies belonging to the same empire" (a fleet can)
             if unit.type is BARBARIAN_ARMY:
                 centres.pop(province, None)
             else:
@@ -426,32 +534,62 @@ class RomanDiplomacy(Variant):
     def end_of_season(self, position: Position, log: PhaseLog) -> Position:
         position = super().end_of_season(position, log)
         season = self.calendar.season_of(position.phase)
+        if PhaseKind.MOVEMENT not in season.kinds:
+            return position
+        if season.updates_ownership:
+            units = list(position.units)
+            for unit in position.units:  # 8: centres taken by barbarian armies get a neutral garrison
+                province = unit.location.province
+                if unit.type is BARBARIAN_ARMY and province in self.map.supply_centres \
+                        and province not in position.centres and Unit(NEUTRAL, GARRISON, unit.location) not in units:
+                    units.append(Unit(NEUTRAL, GARRISON, unit.location))
+            position = self._special_centres(position.replace(units=sorted_units(units)))
+        position = self._spread_barbarians(position, log)  # 7: "at the end of each turn"
         if not season.updates_ownership:
             return position
-        units = list(position.units)
-        for unit in position.units:  # 8: centres taken by barbarian armies get a neutral garrison
-            province = unit.location.province
-            if unit.type is BARBARIAN_ARMY and province in self.map.supply_centres and province not in position.centres \
-                    and Unit(NEUTRAL, GARRISON, unit.location) not in units:
-                units.append(Unit(NEUTRAL, GARRISON, unit.location))
-        position = self._gifts(position.replace(units=sorted_units(units)), log)
+        position = self._gifts(position, log)
         return self.admit_joining(position, log)  # 2: they come in at the adjustment phase
 
+    def _special_centres(self, position: Position) -> Position:
+        """Board II: a special build centre changes hands as a supply centre does, at the end of a
+        Fall (a ruling: the text says only that its owner may use it)."""
+        if not self.special:
+            return position
+        state = RomanState.of(position)
+        special = dict(state.special)
+        for unit in position.units:
+            province = unit.location.province
+            if province not in self.special or unit.type is GARRISON or unit.power in self.unplayed_powers:
+                continue
+            owner = special.get(province)
+            if owner is not None and owner != unit.power and state.side_of(owner) == state.side_of(unit.power) \
+                    and unit.type in (ARMY, BARBARIAN_ARMY):
+                continue
+            if unit.type is BARBARIAN_ARMY:
+                special.pop(province, None)
+            else:
+                special[province] = unit.power
+        return position.replace(extra=state.changed(special=special).extra(position))
+
     def _gifts(self, position: Position, log: PhaseLog) -> Position:
-        """5: units and centres handed over after the retreats, before the builds, for good."""
+        """5: units and centres handed over after the retreats, before the builds, for good (builds
+        are counted in ``adjustments``)."""
         state = RomanState.of(position)
         units, centres = list(position.units), dict(position.centres)
         for gift in state.gifts:
+            giver, taker = gift["from"], gift["to"]
             if gift["what"] == "unit":
-                where = Location.parse(gift["where"])
-                found = next((u for u in units if u.power == gift["from"] and u.location == where), None)
+                where = Location.parse(gift["where"]) if gift["where"] else None
+                found = next((u for u in units if u.power == giver and u.location == where), None)
                 if found is not None:
-                    units[units.index(found)] = Unit(gift["to"], found.type, found.location)
-                    log.announce(f"{gift['from']} gives its unit in {self.map.provinces[where.province].name} to "
-                                 f"{gift['to']}")
-            elif gift["what"] == "centre" and centres.get(gift["where"]) == gift["from"]:
-                centres[gift["where"]] = gift["to"]
-                log.announce(f"{gift['from']} gives {self.map.provinces[gift['where']].name} to {gift['to']}")
+                    units[units.index(found)] = Unit(taker, found.type, found.location)
+                    log.announce(f"{giver} gives its unit in {self.map.provinces[found.location.province].name} "
+                                 f"to {taker}")
+                else:
+                    log.announce(f"{giver}'s gift of a unit to {taker} is not carried out: the unit is gone")
+            elif gift["what"] == "centre" and centres.get(gift["where"]) == giver:
+                centres[gift["where"]] = taker
+                log.announce(f"{giver} gives {self.map.provinces[gift['where']].name} to {taker}")
         kept = tuple(g for g in state.gifts if g["what"] == "build")
         board = position.replace(units=sorted_units(units), centres=centres)
         return board.replace(extra=state.changed(gifts=kept).extra(board))
@@ -479,10 +617,19 @@ class RomanDiplomacy(Variant):
             sites.add(city)
         taken = {u.location.province for u in position.units if u.power != BARBARIAN}
         sites |= {p for p in state.barbarians if p not in taken}
+        occupied = {u.location.province for u in position.units}
+        sites |= {p for p, owner in state.special.items() if owner == power and p not in occupied}
         return frozenset(sites)
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
-        return (ARMY, FLEET) if province in self.map.supply_centres else (BARBARIAN_ARMY,)
+        return (ARMY, FLEET) if province in self.map.supply_centres or province in self.special else (BARBARIAN_ARMY,)
+
+    def buildable_types_at(self, position: Position, power: str, province: str) -> tuple[UnitType, ...]:
+        """A special build centre (board II) held by barbarians raises a barbarian army; one an
+        empire owns, an army or a fleet."""
+        if province in self.special and province in RomanState.of(position).barbarians:
+            return (BARBARIAN_ARMY,)
+        return self.buildable_types(power, province)
 
     # -- civil disorder (9) ---------------------------------------------------------------------
 
@@ -504,7 +651,8 @@ class RomanDiplomacy(Variant):
             empires={e: c for e, c in state.empires.items() if e != power}, federations=federations,
             asked={e: tuple(o for o in others if o != power) for e, others in state.asked.items() if e != power},
             missed={e: counts for e, counts in state.missed.items() if e != power},
-            gifts=tuple(g for g in state.gifts if power not in (g["from"], g["to"])))
+            gifts=tuple(g for g in state.gifts if power not in (g["from"], g["to"])),
+            special={c: e for c, e in state.special.items() if e != power})
         return board.replace(extra=gone.extra(board))
 
     # -- victory (10) ------------------------------------------------------------------------

@@ -12,7 +12,10 @@ Keys (docs/adjudicate-interchange.md, "Roman Diplomacy I and II"):
 * ``missed``: empire -> [movement phases missed in a row, in all] (rule 9), for empires that
   missed one.
 * ``gifts``: what federated empires hand over after the retreats and before the builds: a list of
-  {"from", "to", "what": "unit"|"centre"|"build", "where"}.
+  {"from", "to", "what": "unit"|"centre"|"build", "where"}; a unit's "where" follows it as it
+  moves and retreats until the gift is carried out.
+* ``special_build_centres``: (board II) special build centre -> the empire that owns it (taken as
+  a supply centre is, at the end of a Fall; lost to barbarians and in civil disorder).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class RomanState:
     leaving: tuple[str, ...] = ()
     gifts: tuple[Mapping[str, str], ...] = ()
     missed: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    special: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, position: Position) -> RomanState:
@@ -47,6 +51,7 @@ class RomanState:
             leaving=tuple(sorted(extra.get("leaving", ()))),
             gifts=tuple(dict(g) for g in extra.get("gifts", ())),
             missed={e: (int(counts[0]), int(counts[1])) for e, counts in extra.get("missed", {}).items()},
+            special=dict(extra.get("special_build_centres", {})),
         )
 
     def extra(self, position: Position) -> dict[str, Any]:
@@ -61,6 +66,7 @@ class RomanState:
             "leaving": list(self.leaving),
             "gifts": [dict(g) for g in self.gifts],
             "missed": {e: list(counts) for e, counts in sorted(self.missed.items())},
+            "special_build_centres": dict(sorted(self.special.items())),
         }
         extra.update((k, v) for k, v in parts.items() if v)
         return extra
@@ -76,4 +82,5 @@ class RomanState:
         return " + ".join(self.federation_of(empire))
 
 
-_KEYS = ("barbarians", "empires", "joining", "federations", "asked", "leaving", "gifts", "missed")
+_KEYS = ("barbarians", "empires", "joining", "federations", "asked", "leaving", "gifts", "missed",
+         "special_build_centres")
