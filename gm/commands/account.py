@@ -1,4 +1,4 @@
-"""SET PASSWORD, SET ADDRESS, SET TIMEZONE, SET ABSENCE (and SET DEADLINE for the GM)."""
+"""SET PASSWORD, SET ADDRESS, SET TIMEZONE, SET ABSENCE (and SET DEADLINE for the GM); CONFIRM ADDRESS."""
 
 from __future__ import annotations
 
@@ -6,12 +6,11 @@ import re
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import select
-
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.games import addresses
 from gm.games.lifecycle import GameError
-from gm.games.mailer import format_moment, reader_zone, zone_named
+from gm.games.mailer import format_moment, reader_zone, wrap, zone_named
 from gm.games.notices import tell_gm
 from gm.games.passwords import hash_secret
 from gm.settings.reader import parse_duration
@@ -23,7 +22,8 @@ _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2}))?$")
 class Set(Command):
     name = "SET"
     usage = "SET PASSWORD <new> | SET ADDRESS <new address> | SET TIMEZONE <zone> | SET ABSENCE <from> <to> | SET DEADLINE <when>"
-    summary = "change your secret, address, time zone or absences (the GM: the deadline)"
+    summary = ("change your secret, time zone or absences, or move to another address (done when a code "
+               "mailed there is sent back from it with CONFIRM); the GM: the game master secret and deadline")
 
     def echo(self, invocation: Invocation) -> list[str]:
         words = invocation.text.split()
@@ -63,22 +63,24 @@ class Set(Command):
         return [f"The secret of {ctx.seat.power} in {game.name} is changed."]
 
     def address(self, ctx: MailContext, value: str) -> list[str]:
+        """Asked for here, done when the new address confirms (gm.games.addresses); the answer is
+        the same whether or not the address is known to this judge."""
         player = self._player(ctx)
         new = value.strip().lower()
         if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", new):
             raise CommandError(f"{value!r} is not a mail address")
-        if ctx.session.scalar(select(Player.id).where(Player.email == new)):
-            raise CommandError(f"{new} already belongs to another player")
-        old = player.email
-        player.email = new
-        ctx.services.audit(ctx.session, ctx.game, old, "address-changed", new=new)
-        ctx.services.mailer.queue(
-            ctx.session, to=old, subject=f"{ctx.services.config.judge_name}: your address has changed",
-            template="mail/announcement.txt.j2", kind="security", game_id=ctx.game.id if ctx.game else None,
-            game=ctx.game, zone=self._zone(ctx, player), deadline=None,
-            text=f"Your address on this judge is now {new}. Mail from {old} no longer counts.",
-        )
-        return [f"Your address is now {new}; the judge writes to you there from now on."]
+        if new == player.email:
+            raise CommandError(f"{new} is your address already")
+        try:
+            asked = addresses.request(ctx.services, ctx.session, player, new)
+        except GameError as exc:
+            raise CommandError(str(exc)) from None
+        until = format_moment(asked.until, self._zone(ctx, player))
+        return [wrap(
+            f"A code to confirm the change is on its way to {new}. From {new}, send the line CONFIRM "
+            f"ADDRESS <code> by {until}; until then the judge writes to you here, at {player.email}. "
+            "The change takes every game you play on this judge: " + (", ".join(asked.games) or "none") + ". "
+            "If no code arrives, that address cannot be used here (it may be mistyped, or in use already).")]
 
     @staticmethod
     def _zone(ctx: MailContext, player: Player) -> str:
@@ -142,3 +144,26 @@ def _duration(text: str) -> timedelta:
     if found is None:
         raise CommandError(f"{text!r} is not a duration (write e.g. +2d, +12h)")
     return found
+
+
+class Confirm(Command):
+    name = "CONFIRM"
+    usage = "CONFIRM ADDRESS <code>"
+    summary = "from your new address, with the code mailed there: move your games to it (after SET ADDRESS)"
+
+    def echo(self, invocation: Invocation) -> list[str]:
+        words = invocation.text.split()
+        return [" ".join(words[:-1] + ["****"]) if len(words) > 1 else invocation.text]
+
+    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        words = invocation.args.split()
+        if words and words[0].upper() == "ADDRESS":
+            words = words[1:]
+        if len(words) != 1:
+            raise CommandError(f"write {self.usage}")
+        try:
+            player, old, games = addresses.confirm(ctx.services, ctx.session, ctx.sender, words[0])
+        except GameError as exc:
+            raise CommandError(str(exc)) from None
+        return [wrap(f"Your address is now {player.email} (it was {old}); the judge writes to you here from now "
+                     "on. The games moved: " + (", ".join(games) or "none") + ".")]

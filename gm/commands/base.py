@@ -46,7 +46,13 @@ class Section:
 
 @dataclass
 class MailContext:
-    """Everything a command may use while one mail is being answered."""
+    """Everything a command may use while one mail is being answered.
+
+    Authority is one game's at a time: a SIGNON or JOIN ends whatever the mail was signed on as
+    before, whether or not it succeeds (``leave``, then ``enter``). What a command may do is
+    read from here where it runs, and holds only for the game entered: a game master's rights
+    (``is_gm``) only in the game signed on to as its game master, a power (``power``) only with
+    a seat of that game."""
 
     services: Services
     session: Session
@@ -58,25 +64,41 @@ class MailContext:
     authenticated: bool = False  # whether the mail carries a DKIM/SPF pass, when that is required
     game: Game | None = None  # after SIGNON (or JOIN)
     seat: Seat | None = None  # the power signed on as
-    is_gm: bool = False
     acting_as: str | None = None  # the power a GM has BECOME
     attach: dict[str, Any] | None = None
     budget: ReplyBudget = field(default_factory=ReplyBudget)  # how much the reply may still echo
     # What must be recorded even when the command fails and its changes are undone
     # (a wrong secret is logged; a new address is reported to the player).
     keep: list[Callable[[], None]] = field(default_factory=list)
+    _gm_of: int | None = None  # the id of the game signed on to as its game master
 
     def enter(self, game: Game, seat: Seat | None = None, *, as_gm: bool = False) -> None:
         """Act in ``game`` from here on: as ``seat``'s power, as its game master, or (neither)
         as someone who has only joined it. Nothing is carried over from a game before: a game
         master's rights hold only in the game signed on to."""
-        self.game, self.seat, self.is_gm, self.acting_as = game, seat, as_gm, None
+        if seat is not None and seat.game_id is not None and seat.game_id != game.id:
+            raise ValueError(f"a seat of another game entered as one of {game.name}")
+        self.game, self.seat, self.acting_as = game, seat, None
+        self._gm_of = game.id if as_gm else None
+
+    def leave(self) -> None:
+        """Signed on to nothing (a SIGNON or JOIN starts by this, so one that fails leaves no
+        authority from before: the commands after it are refused, not run in another game)."""
+        self.game, self.seat, self.acting_as, self._gm_of = None, None, None, None
+
+    @property
+    def is_gm(self) -> bool:
+        """Whether the sender signed on as the game master of the game entered (and of no other)."""
+        return self.game is not None and self._gm_of is not None and self._gm_of == self.game.id
 
     @property
     def power(self) -> str | None:
         if self.is_gm:
             return self.acting_as
-        return self.seat.power if self.seat else None
+        seat = self.seat
+        if seat is None or self.game is None or seat.game_id != self.game.id or seat.left_at is not None:
+            return None
+        return seat.power
 
     def require_game(self) -> Game:
         if self.game is None:

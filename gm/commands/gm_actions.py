@@ -9,14 +9,16 @@ from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import adjudicate
 from gm.games.context import Services
-from gm.games.lifecycle import GameError, current_seats, first_order_example, join, player_for, seat_of, start
+from gm.games.lifecycle import GameError, current_seats, first_order_example, join, name_rules, player_for, seat_of, start
+from gm.games.mailer import reader_zone
+from gm.games.names import NameRefused
 from gm.games.notices import tell_everyone
 from gm.games.orderbook import current_orders, note_orders_changed, recount_ready
 from gm.games.passwords import hash_secret, new_secret
 from gm.reports.results import results_context
 from gm.games.schedule import reschedule, start_phase
 from gm.store.codec import decode_position, encode_position
-from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Seat, SeatStatus
+from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Press, Seat, SeatStatus, new_dice_seed
 
 
 def _require(game: Game, *statuses: str) -> None:
@@ -75,6 +77,7 @@ def rollback(services: Services, session: Session, game: Game, phase: str, actor
                              submitted_text="(restored by rollback)", lines=list(lines), by=actor,
                              submitted_at=services.clock.now()))
     position = decode_position(services.variant_of(game), target.position_before)
+    retired = _retire_published_seed(services, game)
     game.position = target.position_before
     game.phase = target.phase
     game.phase_seq = new_seq
@@ -86,15 +89,32 @@ def rollback(services: Services, session: Session, game: Game, phase: str, actor
     for seat in current_seats(game):
         seat.draw_vote = False
         seat.concede_to = None
-    services.audit(session, game, actor, "rollback", to=target.phase, seq=target.seq)
+    services.audit(session, game, actor, "rollback", to=target.phase, seq=target.seq, new_dice_seed=retired is not None)
     start_phase(services, session, game, position)
     recount_ready(services, session, game)
     note_orders_changed(services, session, game)
+    text = (f"The game master has returned {game.name} to the start of "
+            f"{services.variant_of(game).title(position.phase)}. The orders given for that phase "
+            "are in force again; you may change them.")
+    if retired is not None:
+        text += ("\n\nThe seed of this game's dice was published when it ended, so every roll to come would "
+                 "be known: the game goes on with a new secret seed, published when the game ends again. Its "
+                 f"SHA-256 is:\n    {game.dice_commitment}\n\nThe rolls so far were made with the seed "
+                 f"published:\n    {retired}")
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="rollback",
-                  subject=f"{game.name} rolled back to {target.phase}",
-                  text=f"The game master has returned {game.name} to the start of "
-                       f"{services.variant_of(game).title(position.phase)}. The orders given for that phase "
-                       "are in force again; you may change them.", deadline=game.deadline)
+                  subject=f"{game.name} rolled back to {target.phase}", text=text, deadline=game.deadline)
+
+
+def _retire_published_seed(services: Services, game: Game) -> str | None:
+    """A finished game whose rules roll dice has published its seed (the end mail): it may go on
+    only with a new secret seed, committed to from here on. The seed retired is returned (None:
+    the seed was not published, and stays, so that a phase played again rolls as before and a
+    rollback can never choose other dice)."""
+    if game.status != GameStatus.FINISHED or not services.variant_of(game).rolls_dice:
+        return None
+    retired = game.dice_seed
+    game.dice_seed = new_dice_seed()
+    return retired
 
 
 def pause(services: Services, session: Session, game: Game, actor: str, reason: str = "") -> None:
@@ -122,21 +142,34 @@ def resume(services: Services, session: Session, game: Game, actor: str) -> None
                   subject=f"{game.name} resumed", text=f"{game.name} goes on.", deadline=game.deadline)
 
 
-def eject(services: Services, session: Session, game: Game, power: str, actor: str) -> Seat:
-    """Remove a player; the power waits, vacant, for a replacement (its units hold meanwhile)."""
+def eject(services: Services, session: Session, game: Game, power: str, actor: str, *, tell: bool = True) -> Seat:
+    """Remove a player; the power waits, vacant, for a replacement (its units hold meanwhile).
+    The player removed is told (``tell``: unless they asked for it, by RESIGN)."""
     seat = _seat(game, power)
     seat.left_at = services.clock.now()
-    vacant = Seat(game=game, power=seat.power, player=None, status=SeatStatus.VACANT,
-                  secret_hash="", joined_at=services.clock.now(), missed=seat.missed)
+    vacant = Seat(game=game, power=seat.power, player=None, status=SeatStatus.VACANT, secret_hash="",
+                  joined_at=services.clock.now(), missed=seat.missed, first_seat_id=seat.power_key)
     session.add(vacant)
     services.audit(session, game, actor, "ejected", power=seat.power,
                    player=seat.player.email if seat.player else None)
+    if tell and seat.player is not None:
+        settings = services.settings_of(game)
+        services.mailer.queue(
+            session, to=seat.player.email, subject=f"{services.config.judge_name}: {game.name}: you no longer play {seat.power}",
+            template="mail/announcement.txt.j2", kind="removed", game_id=game.id, game=game,
+            zone=reader_zone(seat.player.timezone, settings.schedule.zone.key), deadline=None,
+            text=f"The game master of {game.name} has removed you from the game: you no longer play "
+                 f"{seat.power}, and your secret for it no longer works. Thank you for playing. If you think "
+                 f"this is a mistake, write to the game master, {settings.gm}.")
     return vacant
 
 
 def replace(services: Services, session: Session, game: Game, power: str, email: str, actor: str) -> str:
     """Give a power to a new player; returns the new secret (mailed to the player)."""
     seat = _seat(game, power)
+    holding = next((s.power for s in current_seats(game) if s.player and s.player.email == email.strip().lower()), None)
+    if holding is not None:
+        raise GameError(f"{email} already plays {holding} in {game.name}: one power to a player")
     if seat.player is not None:
         seat = eject(services, session, game, power, actor)
     player = player_for(services, session, email)
@@ -161,9 +194,10 @@ def rename(services: Services, session: Session, game: Game, power: str, new: st
         raise GameError(f"the powers of {variant.name} have the names of its map")
     _require(game, GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)
     seat = _seat(game, power)
-    taken = {s.power.casefold() for s in game.seats if s.power} | {p.casefold() for p in variant.unplayed_powers}
-    if not new.strip() or new.casefold() in taken - {power.casefold()}:
-        raise GameError(f"the name {new!r} is taken: choose another")
+    try:
+        new = name_rules(services, game, renaming=seat).check(new)
+    except NameRefused as exc:
+        raise GameError(str(exc)) from None
     seat.power = new
     if game.position is not None:
         game.position = encode_position(variant.renamed(services.position_of(game), power, new))
@@ -171,10 +205,21 @@ def rename(services: Services, session: Session, game: Game, power: str, new: st
                                                             OrderSet.phase_seq == game.phase_seq,
                                                             OrderSet.power == power)):
         order_set.power = new
+    _rename_press(session, game, power, new)
     services.audit(session, game, actor, "renamed", power=power, to=new)
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="renamed",
                   subject=f"{game.name}: {power} is now {new}",
                   text=f"The game master has renamed {power}: it is {new} from now on.", deadline=game.deadline)
+
+
+def _rename_press(session: Session, game: Game, old: str, new: str) -> None:
+    """The names kept beside the press's seats follow the rename (the results that publish held
+    press read them); whose press it is does not change."""
+    for press in session.scalars(select(Press).where(Press.game_id == game.id)):
+        if press.sender_power == old:
+            press.sender_power = new
+        if old in (press.recipients or []):
+            press.recipients = [new if name == old else name for name in press.recipients]
 
 
 def extend(services: Services, session: Session, game: Game, actor: str,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import bindparam, select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
@@ -25,7 +27,7 @@ from gm.games.mailer import format_moment, hang
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
 from gm.reports.names import Namer
-from gm.store.models import Game, GameStatus, PhaseRecord, Seat, SeatStatus
+from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
 
@@ -82,6 +84,7 @@ class Signon(Command):
         return [" ".join(words[:-1] + ["****"]) if len(words) > 2 else invocation.text]
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        ctx.leave()  # whatever happens, nothing signed on to before counts after this line
         words = invocation.args.split()
         if len(words) == 2:  # njudge style: the power's initial and the game run together
             who, game_name, secret = words[0][:1], words[0][1:], words[1]
@@ -99,15 +102,21 @@ class Signon(Command):
             return self._gm(ctx, game, secret)
         seat = self._seat(ctx, game, who)
         assert seat.power is not None
-        target = Target(game, seat.power, seat.player.email if seat.player else None, seat)
+        holder = seat.player.email if seat.player else None
+        target = Target(game, seat.power, holder, seat)
         refuse_guessers(ctx, secret, seat.secret_hash, target)
-        if seat.player is None or not seat.secret_hash or not ctx.services.secrets.verify(secret, seat.secret_hash):
+        right = seat.player is not None and bool(seat.secret_hash) and ctx.services.secrets.verify(secret, seat.secret_hash)
+        if ctx.sender != holder:
+            # From any other address the answer is the same, right secret or wrong: no oracle.
+            # Both count against the address's limit; a right one is reported to the player.
+            record_failure(ctx, target)
+            if right:
+                self._new_address(ctx, game, seat)
+            raise CommandError(f"wrong secret for {seat.power} in {game.name}, or {ctx.sender} is not "
+                               f"the registered address of {seat.power}")
+        if not right:
             record_failure(ctx, target)
             raise CommandError(f"wrong secret for {seat.power} in {game.name}")
-        if seat.player.email != ctx.sender:
-            self._new_address(ctx, game, seat)
-            raise CommandError(f"{ctx.sender} is not the registered address of {seat.power} in {game.name}; "
-                               "send from your registered address (SET ADDRESS changes it)")
         ctx.enter(game, seat)
         return [f"Signed on as {seat.power} in {game.name}, {phase_title(ctx, game)}.", *adjudicated_meanwhile(ctx, game)]
 
@@ -121,13 +130,18 @@ class Signon(Command):
 
     def _gm(self, ctx: MailContext, game: Game, secret: str) -> list[str]:
         settings = ctx.services.settings_of(game)
-        target = Target(game, GM_SEAT, settings.gm.lower())
+        address = settings.gm.lower()
+        target = Target(game, GM_SEAT, address)
         refuse_guessers(ctx, secret, game.gm_secret_hash, target)
-        if not ctx.services.secrets.verify(secret, game.gm_secret_hash):
+        right = ctx.services.secrets.verify(secret, game.gm_secret_hash)
+        if ctx.sender != address:
+            record_failure(ctx, target)  # the same answer, right secret or wrong, and the GM is told
+            ctx.keep.append(lambda: gm_signon_failed(ctx, game, right))
+            raise CommandError(f"wrong game master secret for {game.name}, or {ctx.sender} is not "
+                               "the game master's address")
+        if not right:
             record_failure(ctx, target)
             raise CommandError(f"wrong game master secret for {game.name}")
-        if ctx.sender != settings.gm.lower():
-            raise CommandError(f"{ctx.sender} is not the game master's address of {game.name}")
         ctx.enter(game, as_gm=True)
         return [f"Signed on as the game master of {game.name}.", *adjudicated_meanwhile(ctx, game), deadline_line(ctx, game)]
 
@@ -142,9 +156,43 @@ class Signon(Command):
             template="mail/announcement.txt.j2", kind="security", game_id=game.id, game=game,
             zone=zone_seen(seat.player.timezone, ctx.services.settings_of(game).schedule.zone.key), deadline=None,
             text=f"Someone signed on as {seat.power} in {game.name} with your secret from another address, "
-                 f"{ctx.sender}. The mail was refused. If it was you, send SET ADDRESS from this address; "
-                 "if not, change your secret with SET PASSWORD.",
+                 f"{ctx.sender}. The mail was refused, and nothing in it was done.\n\n"
+                 f"If it was you: mail the judge from this address, {seat.player.email}, which is the one "
+                 f"registered for {seat.power}. To play from the other address instead, send from this "
+                 f"address SIGNON {seat.power} {game.name} <secret> and SET ADDRESS {ctx.sender}, then "
+                 "answer the confirmation mailed there.\n\n"
+                 f"If it was not you, someone knows your secret: change it now with SIGNON and "
+                 "SET PASSWORD <new secret>, from this address.",
         )
+
+
+def gm_signon_failed(ctx: MailContext, game: Game, right_secret: bool) -> None:
+    """A sign-on as the game master from an address not the GM's: the GM is told at once when
+    the secret was right (it is known elsewhere), else of the first such attempt in an hour (more
+    come in the report of guessing, gm.commands.guessing)."""
+    when = format_moment(ctx.now, ctx.services.settings_of(game).schedule.zone.key)
+    if right_secret:
+        ctx.services.audit(ctx.session, game, ctx.sender, "gm-signon-new-address")
+        tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: your game master secret was used",
+                text=f"Someone signed on as the game master of {game.name} with the right secret from "
+                     f"{ctx.sender}, which is not your address, on {when}. The mail was refused, and nothing "
+                     "in it was done. If it was not you, someone knows the secret: change it now by mailing "
+                     f"SIGNON GM {game.name} <secret> and SET PASSWORD <new secret> from your address.")
+        return
+    if gm_failure_reported(ctx, game):
+        return
+    ctx.services.audit(ctx.session, game, "system", "gm-signon-failure-reported", address=ctx.sender)
+    tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: a failed sign-on as game master",
+            text=f"Someone tried to sign on as the game master of {game.name} from {ctx.sender} on {when}, "
+                 "with a wrong secret. It was refused. You are told of the first such attempt in an hour; "
+                 "if there are many, a report lists them all. No secret was accepted.")
+
+
+def gm_failure_reported(ctx: MailContext, game: Game) -> bool:
+    since = ctx.now - timedelta(hours=1)
+    return ctx.session.scalar(select(AuditEntry.id).where(
+        AuditEntry.game_id == game.id, AuditEntry.action == "gm-signon-failure-reported",
+        AuditEntry.at >= since).limit(1)) is not None
 
 
 class Join(Command):
@@ -153,6 +201,7 @@ class Join(Command):
     summary = "join a game that is still forming (with the power you would like)"
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        ctx.leave()  # a JOIN, joined or not, ends what the mail was signed on as before
         words = invocation.args.split()
         if not words:
             raise CommandError(f"write {self.usage}")
@@ -381,7 +430,7 @@ class Resign(Command):
         game, power = ctx.require_power()
         if ctx.is_gm:
             raise CommandError("a game master ejects players with EJECT")
-        eject(ctx.services, ctx.session, game, power, actor=ctx.sender)
+        eject(ctx.services, ctx.session, game, power, actor=ctx.sender, tell=False)  # they know
         tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: {power} resigned",
                 text=f"The player of {power} has resigned. Give the power to someone with REPLACE {power} <address>.")
         ctx.seat = None

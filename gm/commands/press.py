@@ -1,23 +1,45 @@
 """Press: messages between powers, relayed by the game's press rules and archived.
 
 No player's address is ever given to another: press goes out from the judge, signed with the
-power's name (or with nothing, as grey press).
+power's name (or with nothing, as grey press). What the sender wrote is relayed framed as
+theirs, every line marked (gm.games.plaintext.quoted), so no line of it can pass for the judge.
+
+Grey press never tells its sender: every recipient sees the list as the sender wrote it (with
+the sender when it named itself), and a list of every power but the sender is press to
+everyone. Press belongs to the powers' seats (Seat.power_key), not their names: a power renamed
+keeps it, a newcomer given an old name never sees it; a replacement takes over the power's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.games.lifecycle import current_seats, power_named
-from gm.store.models import Game, GameStatus, Press
+from gm.games.lifecycle import current_seats, power_named, seat_of
 from gm.games.mailer import reader_zone
+from gm.games.plaintext import quoted
+from gm.store.models import Game, GameStatus, Press, SeatStatus
+
+GREY_WORDS = ("GREY", "GRAY")
+LONGEST_NAME = 6  # words: a power's name is tried from this many words down
+
+
+@dataclass(frozen=True)
+class PressRequest:
+    """What a PRESS line asks for."""
+
+    grey: bool
+    later: bool  # WITH RESULTS: held for the results of the phase
+    recipients: list[str]  # power names as the sender listed them ([]: everyone)
 
 
 class SendPress(Command):
     name = "PRESS"
     usage = "PRESS [GREY] [TO <power> ...] [WITH RESULTS]   ...text...   ENDPRESS"
-    summary = "send a message to some powers (or to all when no TO), up to ENDPRESS"
+    summary = ("send a message to some powers (or to all when no TO), up to ENDPRESS; GREY leaves your "
+               "name out")
     takes_body = True
     broadcast = False
 
@@ -28,50 +50,65 @@ class SendPress(Command):
             raise CommandError("sign on as a power to send press")
         if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.FORMING):
             raise CommandError(f"{game.name} is over")
-        words = invocation.args.upper().split()
-        grey = "GREY" in words or "GRAY" in words
-        later = " ".join(words).find("WITH RESULTS") >= 0
-        names = [w for w in invocation.args.split() if w.upper() not in ("WITH", "RESULTS")]
-        recipients = self._recipients(ctx, game, names, sender)
+        request = self._read(ctx, game, invocation.args)
+        recipients = _addressed(game, request, sender)
         rules = ctx.services.settings_of(game).press
         if not ctx.is_gm:
             if not rules.any:
                 raise CommandError(f"{game.name} has no press")
-            if grey and not rules.grey:
+            if request.grey and not rules.grey:
                 raise CommandError(f"{game.name} does not allow grey (anonymous) press")
-            if not grey and not rules.white:
+            if not request.grey and not rules.white:
                 raise CommandError(f"{game.name} allows only grey press: write PRESS GREY")
             if recipients and not rules.partial:
                 raise CommandError(f"{game.name} allows only press to everyone (BROADCAST)")
-        text = "\n".join(invocation.body).strip()
-        if not text:
+            if ctx.seat is not None and ctx.seat.status == SeatStatus.ELIMINATED and not rules.eliminated:
+                raise CommandError(f"{sender} is out of the game: in {game.name} powers that are out send no press")
+        text = "\n".join(invocation.body).strip("\n")
+        if not text.strip():
             raise CommandError("the press has no text (end it with ENDPRESS)")
         ctx.session.add(Press(game_id=game.id, phase=game.phase, sender_power=sender, recipients=recipients,
-                              grey=grey, with_results=later, body=text, inbound_id=ctx.inbound_id, sent_at=ctx.now))
+                              sender_seat=_key(game, sender), recipient_seats=[_key(game, r) for r in recipients],
+                              grey=request.grey, with_results=request.later, body=text, inbound_id=ctx.inbound_id,
+                              sent_at=ctx.now))
         to = ", ".join(recipients) if recipients else "everyone"
-        if later:
+        if request.later:
             return [f"Press to {to} will be published with the results of this phase"
-                    + (", without your name." if grey else ".")]
-        self._relay(ctx, game, sender, recipients, grey, text)
-        return [f"Press sent to {to}" + (" without your name." if grey else ".")]
+                    + (", without your name." if request.grey else ".")]
+        self._relay(ctx, game, sender, recipients, request.grey, text)
+        return [f"Press sent to {to}" + (" without your name." if request.grey else ".")]
 
-    def _recipients(self, ctx: MailContext, game: Game, words: list[str], sender: str | None) -> list[str]:
-        if self.broadcast:
-            return []
-        upper = [w.upper() for w in words]
-        if "TO" not in upper:
-            return []
+    def _read(self, ctx: MailContext, game: Game, args: str) -> PressRequest:
+        """GREY, TO and the powers, WITH RESULTS, in any order; a power's name of several words
+        is read whole, the longest that names a power first (so a name is never taken for a word
+        of PRESS)."""
         variant = ctx.services.variant_of(game)
-        chosen = []
-        for word in words[upper.index("TO") + 1:]:
-            found = power_named(game, variant, word.strip(","))
-            if found is None:
-                raise CommandError(f"no power {word!r} in {game.name}")
-            if found != sender and found not in chosen:
-                chosen.append(found)
-        if not chosen:
-            raise CommandError("name at least one other power after TO")
-        return chosen
+        words = args.replace(",", " ").split()
+        grey = later = False
+        listed: list[str] | None = None
+        index = 0
+        while index < len(words):
+            word = words[index].upper()
+            if listed is not None:
+                found, size = _power_at(game, variant, words, index)
+                if found is not None:
+                    if found not in listed:
+                        listed.append(found)
+                    index += size
+                    continue
+            if word in GREY_WORDS:
+                grey, index = True, index + 1
+            elif word == "WITH" and index + 1 < len(words) and words[index + 1].upper() == "RESULTS":
+                later, index = True, index + 2
+            elif word == "TO" and listed is None and not self.broadcast:
+                listed, index = [], index + 1
+            elif listed is not None:
+                raise CommandError(f"no power {words[index]!r} in {game.name}")
+            else:
+                raise CommandError(f"{words[index]!r}? write {self.usage}")
+        if listed is not None and not listed:
+            raise CommandError("name at least one power after TO")
+        return PressRequest(grey, later, listed or [])
 
     def _relay(self, ctx: MailContext, game: Game, sender: str | None, recipients: list[str], grey: bool,
                text: str) -> None:
@@ -94,26 +131,72 @@ class SendPress(Command):
             )
 
 
+def _power_at(game: Game, variant, words: list[str], index: int) -> tuple[str | None, int]:  # type: ignore[no-untyped-def]
+    for size in range(min(LONGEST_NAME, len(words) - index), 0, -1):
+        found = power_named(game, variant, " ".join(words[index:index + size]))
+        if found is not None:
+            return found, size
+    return None, 0
+
+
+def _addressed(game: Game, request: PressRequest, sender: str | None) -> list[str]:
+    """The recipients as every one of them is shown them: signed press leaves out the sender;
+    grey press keeps the sender where it named itself (leaving it out would name it); a list
+    of every power but the sender is to everyone."""
+    if not request.recipients:
+        return []
+    listed = [p for p in request.recipients if request.grey or p != sender]
+    others = {s.power for s in current_seats(game) if s.power and s.power != sender}
+    if others and others <= set(listed):
+        return []
+    if not listed:
+        raise CommandError("name at least one other power after TO")
+    return listed
+
+
+def _key(game: Game, power: str | None) -> int | None:
+    seat = seat_of(game, power) if power is not None else None
+    return seat.power_key if seat is not None else None
+
+
 class Broadcast(SendPress):
     name = "BROADCAST"
     usage = "BROADCAST [GREY] [WITH RESULTS]   ...text...   ENDPRESS"
-    summary = "send a message to every power, up to ENDPRESS"
+    summary = "send a message to every power, up to ENDPRESS; GREY leaves your name out"
     broadcast = True
 
 
 def visible_press(ctx: MailContext, game: Game) -> list[str]:
-    """The archived press that the reader may see: broadcasts, and press they sent or received
-    (press held for the results only once the results are out)."""
+    """The archived press that the reader may see: press to everyone, and press its power sent
+    or received, by the power's seat whatever it is named now (press held for the results only
+    once the results are out). The game master sees all of it."""
     power = ctx.power
-    lines = []
+    seat = seat_of(game, power) if power is not None else None
+    mine_key = seat.power_key if seat is not None else None
+    names = _names_now(game)
+    lines: list[str] = []
     for press in ctx.session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
-        if press.with_results and press.published_seq is None and press.sender_power != power:
+        legacy = press.recipient_seats is None  # stored before press had seats: read by its names
+        mine = (press.sender_power == power) if legacy and press.sender_seat is None and power else (
+            mine_key is not None and press.sender_seat == mine_key)
+        if press.with_results and press.published_seq is None and not mine:
             continue
-        mine = power is not None and press.sender_power == power
-        if not (ctx.is_gm or mine or not press.recipients or (power in press.recipients)):
+        to_me = not press.recipients or (power in press.recipients if legacy else mine_key in press.recipient_seats)
+        if not (ctx.is_gm or mine or to_me):
             continue
+        sender = names.get(press.sender_seat, press.sender_power) if press.sender_seat else press.sender_power
         who = "the game master" if press.sender_power is None else (
-            "an anonymous power" if press.grey and not mine and not ctx.is_gm else press.sender_power)
-        to = ", ".join(press.recipients) if press.recipients else "everyone"
-        lines += ["", f"Press in {press.phase} from {who} to {to}:", *[f"  {line}" for line in press.body.splitlines()]]
+            "an anonymous power" if press.grey and not mine and not ctx.is_gm else sender)
+        listed = press.recipients if legacy else [names.get(k, n) for k, n in zip(press.recipient_seats, press.recipients)]
+        to = ", ".join(listed) if listed else "everyone"
+        lines += ["", f"Press in {press.phase} from {who} to {to}:", quoted(press.body)]
     return lines
+
+
+def _names_now(game: Game) -> dict[int, str]:
+    """Each power's name now, by its seats' key (a power that left: its last name)."""
+    names: dict[int, str] = {}
+    for seat in sorted(game.seats, key=lambda s: (s.left_at is None, s.id)):
+        if seat.power:
+            names[seat.power_key] = seat.power
+    return names

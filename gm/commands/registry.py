@@ -16,7 +16,7 @@ from gm.store.models import Game
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
     player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
-    player.NoConcede, player.Resign, account.Set,
+    player.NoConcede, player.Resign, account.Set, account.Confirm,
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,

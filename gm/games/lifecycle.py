@@ -18,6 +18,7 @@ from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
+from gm.games.names import NameRules, taken_names
 from gm.games.notices import tell_everyone
 from gm.reports.names import Namer
 from gm.reports.examples import examples_for
@@ -99,6 +100,17 @@ def power_named(game: Game, variant: Variant, text: str) -> str | None:
     by_name = [n for n in names if n.casefold() == text.strip().casefold()]
     initial = [n for n in names if len(text.strip()) == 1 and n[0].upper() == text.strip().upper()]
     return next(iter(by_name), None) or (initial[0] if len(initial) == 1 else None)
+
+
+def name_rules(services: Services, game: Game, renaming: Seat | None = None) -> NameRules:
+    """What a power's new name is checked against: every name used in the game, by a seat now or
+    before (a name is never used twice in a game), the map's powers and those nobody plays;
+    ``renaming``: the seat being renamed, whose own name may change its case."""
+    variant = services.variant_of(game)
+    mine = renaming.power_key if renaming is not None else None
+    used = [s.power for s in game.seats if s.power and (mine is None or s.power_key != mine)]
+    return NameRules(taken=taken_names([*used, *variant.map.powers, *variant.unplayed_powers]),
+                     judge=services.config.judge_name)
 
 
 def create_or_update(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str) -> Game:
@@ -235,6 +247,7 @@ def _join_open(services: Services, session: Session, game: Game, email: str, nam
     position = services.position_of(game) if game.position is not None else _forming(variant, current_seats(game))
     try:
         power, choice = variant.joining_request(request, position)
+        power = name_rules(services, game).check(power)
         waiting = variant.with_joining(position, power, choice)
     except ValueError as exc:
         raise GameError(str(exc)) from None

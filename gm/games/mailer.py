@@ -1,7 +1,8 @@
 """Everything gm says to a person: a Jinja template rendered into the outbox table.
 
 Queueing is part of the caller's transaction, so a mail exists exactly when the change that
-caused it was committed. The sender (mail transport) drains the outbox later.
+caused it was committed. The sender (mail transport) drains the outbox later. What is queued
+has nothing in it that does not print (gm.games.plaintext), whoever wrote the text.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from gm.clock import Clock
 from gm.config import AppConfig
+from gm.games.plaintext import header_text, printable, quoted
 from gm.store.models import OutboundMail, OutboundStatus
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -93,6 +95,7 @@ def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
     env.filters["hang"] = hang
     env.filters["first_upper"] = lambda text: str(text)[:1].upper() + str(text)[1:]  # "Spring 273 B.C." stays so
     env.filters["basename"] = lambda path: Path(str(path)).name
+    env.filters["quoted"] = quoted  # what a player wrote, relayed: every line marked as theirs
     return env
 
 
@@ -153,9 +156,10 @@ class Mailer:
         """A mail to queue, rendered from ``template`` with ``context`` (or ``body``: the text
         as ``render(template, **context)`` gives it, when the caller has it)."""
         now = self.clock.now()
+        # Whoever wrote what is in them, nothing that does not print goes out (gm.games.plaintext).
         return {
-            "game_id": game_id, "kind": kind, "to_address": to, "subject": subject,
-            "body": self.render(template, **context) if body is None else body,
+            "game_id": game_id, "kind": kind, "to_address": to, "subject": header_text(subject),
+            "body": printable(self.render(template, **context) if body is None else body),
             "message_id": self.message_id(), "in_reply_to": in_reply_to, "attach_phase_id": attach_phase_id,
             "status": OutboundStatus.PENDING, "attempts": 0, "next_attempt_at": now, "last_error": "",
             "created_at": now, "sent_at": None,

@@ -1,4 +1,4 @@
-"""Players' secrets: generated, stored only as a salted scrypt hash, compared in constant time."""
+"""Players' secrets: generated (about 42 bits), stored only as a salted scrypt hash, compared in constant time."""
 
 from __future__ import annotations
 
@@ -8,20 +8,44 @@ import hmac
 import secrets
 
 _N, _R, _P = 2**12, 8, 1  # about 5 ms here: slow for guessing, fast enough for a mail judge
-_WORDS = (
-    "amber", "anvil", "arch", "aster", "birch", "blaze", "brook", "cedar", "cinder", "clover", "comet",
-    "coral", "crane", "dune", "ember", "fern", "flint", "forge", "frost", "gale", "garnet", "grove",
-    "harbor", "hazel", "heron", "iris", "ivory", "jade", "juniper", "lark", "laurel", "linen", "lotus",
-    "maple", "marble", "meadow", "mist", "moss", "nectar", "oak", "onyx", "opal", "orchid", "otter",
-    "pearl", "pine", "plume", "quartz", "raven", "reef", "ridge", "river", "saffron", "sage", "slate",
-    "sparrow", "spruce", "stone", "thistle", "thorn", "tide", "topaz", "tulip", "velvet", "willow", "wren",
+_WORDS = (  # 256 short everyday words (8 bits each), easy to type in a mail
+    "acorn", "actor", "agate", "alder", "algae", "alpine", "amber", "anchor", "angle", "anvil", "apple",
+    "arbor", "arch", "aspen", "aster", "atlas", "attic", "autumn", "badge", "bagel", "bamboo", "banjo",
+    "barley", "basil", "basin", "beacon", "beaver", "birch", "bison", "blaze", "bloom", "bonnet", "border",
+    "boulder", "bramble", "brass", "bread", "breeze", "brick", "bridge", "brook", "bucket", "buffalo",
+    "bugle", "butter", "cabin", "cactus", "camel", "candle", "canoe", "canyon", "carrot", "castle", "cedar",
+    "cellar", "cherry", "chess", "cider", "cinder", "citrus", "clay", "cliff", "clover", "cobalt", "cocoa",
+    "comet", "copper", "coral", "cotton", "cougar", "coyote", "crane", "crater", "cricket", "crystal",
+    "cypress", "daisy", "delta", "desert", "dolphin", "donkey", "dove", "dragon", "drum", "dune", "eagle",
+    "echo", "ember", "emerald", "falcon", "feather", "fennel", "fern", "ferry", "fiddle", "field", "fig",
+    "finch", "fjord", "flame", "flint", "flute", "forest", "forge", "fossil", "fox", "frost", "garden",
+    "garnet", "gazelle", "geyser", "ginger", "glacier", "globe", "gopher", "granite", "grape", "gravel",
+    "grove", "guitar", "gull", "hammer", "harbor", "harp", "hazel", "heron", "hickory", "honey", "horizon",
+    "hornet", "iris", "island", "ivory", "jacket", "jade", "jasmine", "jelly", "juniper", "kayak", "kettle",
+    "kiwi", "koala", "ladder", "lagoon", "lantern", "larch", "lark", "laurel", "lava", "lemon", "lentil",
+    "lilac", "linen", "lion", "lizard", "llama", "lobster", "lotus", "lynx", "magnet", "mango", "maple",
+    "marble", "marsh", "meadow", "melon", "mesa", "meteor", "mint", "mirror", "mist", "moose", "moss",
+    "muffin", "nectar", "needle", "nutmeg", "oak", "oasis", "ocean", "olive", "onyx", "opal", "orbit",
+    "orchid", "osprey", "otter", "owl", "paddle", "panda", "parrot", "pasta", "peach", "pearl", "pebble",
+    "pelican", "pepper", "piano", "pigeon", "pine", "planet", "plum", "plume", "pocket", "pony", "poppy",
+    "puffin", "pumpkin", "quail", "quartz", "quill", "rabbit", "radish", "raven", "reef", "ribbon", "ridge",
+    "river", "robin", "rocket", "saffron", "sage", "salmon", "sandal", "satin", "scarf", "shadow", "shell",
+    "sierra", "silver", "sparrow", "spruce", "squash", "stone", "summit", "swan", "thistle", "thorn",
+    "thunder", "tiger", "timber", "tomato", "topaz", "tulip", "tundra", "turtle", "valley", "velvet",
+    "violet", "walnut", "walrus", "willow", "wren", "yarrow", "zebra", "zephyr",
 )
+_NUMBER_BELOW = 1000
+WORDS_IN_SECRET = 4
+# 256**4 * 1000 ~ 4.3e12 secrets: about 41.97 bits. The sender's address is checked too, but a
+# From line can be forged, so it adds nothing to count on; scrypt and the limits on wrong
+# secrets (gm.commands.guessing) are what make guessing slow.
+SECRET_BITS = WORDS_IN_SECRET * 8 + 9.96
 
 
 def new_secret() -> str:
-    """Three words and a number: easy to type in a mail, about 31 bits plus the address check."""
-    words = "-".join(secrets.choice(_WORDS) for _ in range(3))
-    return f"{words}-{secrets.randbelow(100)}"
+    """Four words and a number, e.g. "otter-granite-plum-lark-408": about 42 bits."""
+    words = "-".join(secrets.choice(_WORDS) for _ in range(WORDS_IN_SECRET))
+    return f"{words}-{secrets.randbelow(_NUMBER_BELOW)}"
 
 
 def hash_secret(secret: str) -> str:

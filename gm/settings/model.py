@@ -73,6 +73,7 @@ class PressRules:
     white: bool = True  # signed press
     grey: bool = False  # anonymous press
     partial: bool = True  # press to some powers only (otherwise broadcast only)
+    eliminated: bool = False  # powers out of the game may still send press
 
     @property
     def any(self) -> bool:

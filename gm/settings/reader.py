@@ -287,13 +287,14 @@ class _Reader:
         if isinstance(raw, str):
             if raw.strip().lower() in shorthand:
                 return shorthand[raw.strip().lower()]
-            self.problem(line, f"press {raw!r}: write none, white, grey, broadcast, or {{white:, grey:, partial:}}")
+            self.problem(line, f"press {raw!r}: write none, white, grey, broadcast, or {{white:, grey:, partial:, eliminated:}}")
             return PressRules()
         if isinstance(raw, Mapping):
             for key in raw:
-                if key not in ("white", "grey", "partial"):
-                    self.problem(line_of(raw, key), f"unknown press setting {key!r} (white, grey, partial)")
-            return PressRules(bool(raw.get("white", True)), bool(raw.get("grey", False)), bool(raw.get("partial", True)))
+                if key not in ("white", "grey", "partial", "eliminated"):
+                    self.problem(line_of(raw, key), f"unknown press setting {key!r} (white, grey, partial, eliminated)")
+            return PressRules(bool(raw.get("white", True)), bool(raw.get("grey", False)), bool(raw.get("partial", True)),
+                              bool(raw.get("eliminated", False)))
         self.problem(line, "'press' must be a word or a mapping")
         return PressRules()
 

@@ -157,9 +157,36 @@ class Seat(Base):
     concede_to: Mapped[str | None] = mapped_column(String(60))  # the power this one concedes to
     joined_at: Mapped[datetime] = mapped_column()
     left_at: Mapped[datetime | None] = mapped_column()
+    # The seat this one carries on (a replacement's seat, after EJECT or RESIGN: the first seat
+    # of the power); None: it is the first. Press belongs to the power so known, whatever it is
+    # named (gm.commands.press).
+    first_seat_id: Mapped[int | None] = mapped_column(Integer)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship()
+
+    @property
+    def power_key(self) -> int:
+        """The same for every seat that holds one power in turn, and for no other seat."""
+        key = self.first_seat_id or self.id
+        assert key is not None, "a seat is stored before its key is read"
+        return key
+
+
+class AddressChange(Base):
+    """A player's wish to be written to at another address (SET ADDRESS): it takes effect when a
+    mail from that address gives the code mailed there (CONFIRM ADDRESS)."""
+
+    __tablename__ = "address_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    new_address: Mapped[str] = mapped_column(String(254), index=True)  # lower case
+    code_hash: Mapped[str] = mapped_column(String(200))  # scrypt, as secrets (gm.games.passwords)
+    requested_at: Mapped[datetime] = mapped_column()
+    expires_at: Mapped[datetime] = mapped_column()
+    wrong_codes: Mapped[int] = mapped_column(Integer, default=0)
+    done_at: Mapped[datetime | None] = mapped_column()  # confirmed, withdrawn or given up
 
 
 class PhaseRecord(Base):
@@ -207,8 +234,12 @@ class Press(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     phase: Mapped[str | None] = mapped_column(String(16))
-    sender_power: Mapped[str | None] = mapped_column(String(60))  # None: the GM
-    recipients: Mapped[list[Any]] = mapped_column()  # powers; empty list = broadcast
+    sender_power: Mapped[str | None] = mapped_column(String(60))  # None: the GM (the name, kept up to date by RENAME)
+    recipients: Mapped[list[Any]] = mapped_column()  # powers; empty list = broadcast (names, as sender_power)
+    # Whose press it is: the sender's and the recipients' Seat.power_key (None: the GM; an empty
+    # list: everyone). A power renamed keeps its press; a newcomer given an old name never sees it.
+    sender_seat: Mapped[int | None] = mapped_column(Integer)
+    recipient_seats: Mapped[list[Any] | None] = mapped_column()
     grey: Mapped[bool] = mapped_column(Boolean, default=False)
     with_results: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")  # held for the results
     published_seq: Mapped[int | None] = mapped_column(Integer)  # the phase whose results carried it
@@ -318,6 +349,6 @@ class AuditEntry(Base):
 
 
 __all__ = [
-    "Absence", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "MailboxState", "OrderSet",
+    "Absence", "AddressChange", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "MailboxState", "OrderSet",
     "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus", "ServerHealth",
 ]
