@@ -223,7 +223,7 @@ def test_what_cannot_be_sacked(order: str, why: str) -> None:
     assert result["results"]["Rome"][0]["reason"] == why
 
 
-def test_a_double_unit_supports_with_two_and_an_attack_takes_only_its_own_strength_off() -> None:
+def test_a_double_unit_supports_with_two_and_an_attack_alone_takes_its_strength_off() -> None:
     # 6.2: Rome's double army supports an attack of 1 into Campania, held with one support (2).
     units = {"Rome": ["2A ROM", "A APU"], "Carthage": ["A CAM", "A SIC", "A ETU", "L UMB"]}
     orders = {"Rome": ["2A ROM S A APU - CAM", "A APU - CAM"], "Carthage": ["A SIC S A CAM"]}
