@@ -1,0 +1,117 @@
+"""Roman Diplomacy I and II: the rules text's sentences that no other test proves, each written
+from the text (shared/rules/roman-diplomacy.txt) and run through `gm adjudicate`
+(docs/rules/roman-diplomacy.md traces every rule to its tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gm.interchange import adjudicate_json
+from gm.variants.catalog import VariantCatalog
+
+CATALOG = VariantCatalog()
+RD = CATALOG.get("roman-diplomacy-i")
+RD2 = CATALOG.get("roman-diplomacy-ii")
+
+
+def adjudicate(phase: str, units: dict[str, list[str]], orders: dict[str, list[str]] | None = None,
+               variant: str = "roman-diplomacy-i", **more: Any) -> dict[str, Any]:
+    document = {"variant": variant, "phase": phase, "units": units, "orders": orders or {}, **more}
+    return adjudicate_json(document, CATALOG)
+
+
+# -- 3. Imperial Cities ----------------------------------------------------------------------------
+
+def test_the_garrison_of_an_imperial_city_may_not_move() -> None:
+    """3 "The garrison of an imperial city may not move"."""
+    result = adjudicate("S100M", {"Latium": ["G ROM"]}, {"Latium": ["G Rome - Tuscany"]}, extra={"empires": {"Latium": "ROM"}})
+    assert result["results"]["Latium"][0]["outcome"] == "fails"
+    assert result["results"]["Latium"][0]["reason"].startswith("illegal:")
+    assert result["units"]["Latium"] == ["G ROM"]
+
+
+def test_a_captured_centre_has_no_garrison_and_a_captured_imperial_citys_garrison_is_destroyed() -> None:
+    """3 "is destroyed if the province is captured by another power ... Captured supply centers
+    have no garrisons"."""
+    extra = {"empires": {"Latium": "ROM"}, "barbarians": []}
+    taken = adjudicate("F100M", {"Latium": ["G ROM"], "Samnium": ["A NAP", "A APU"]},
+                       {"Samnium": ["A NAP - ROM", "A APU S A NAP - ROM"]}, centers={"Latium": ["ROM"]}, extra=extra)
+    assert taken["dislodged"]["Latium"] == [{"unit": "G ROM", "attacker_from": "NAP", "retreats": []}]
+    assert taken["centers"] == {"Samnium": ["ROM"]} and "Latium" not in taken["units"]
+    assert "G ROM" not in taken["units"].get("Neutral", [])
+    neutral = adjudicate("F100M", {"Neutral": ["G NAP"], "Samnium": ["A ROM", "A APU"]},
+                         {"Samnium": ["A ROM - NAP", "A APU S A ROM - NAP"]}, extra={"barbarians": []})
+    assert neutral["centers"] == {"Samnium": ["NAP"]} and "G NAP" not in neutral["units"].get("Neutral", [])
+
+
+# -- 4. fleets --------------------------------------------------------------------------------------
+
+def test_an_unordered_fleet_stands_and_may_be_supported_while_another_takes_its_step() -> None:
+    """4 "You may make as many fleet orders as you have fleets. Unordered fleets stand, and may be
+    supported.": Latium's fleet in Naples takes no order, so its step goes to the fleet in the
+    Tyrrhenian Sea, and the army's support still helps Naples hold."""
+    result = adjudicate("S100M", {"Latium": ["F TYS", "F NAP", "A ROM"], "Samnium": ["A APU", "F ION"]},
+                        {"Latium": ["F TYS - LYO - MAR", "A ROM S F NAP"],
+                         "Samnium": ["A APU - NAP", "F ION S A APU - NAP"]}, extra={"barbarians": []})
+    assert result["results"]["Latium"][0]["outcome"] == "succeeds"
+    assert [r["outcome"] for r in result["results"]["Samnium"]] == ["fails", "succeeds"]
+    assert sorted(result["units"]["Latium"]) == ["A ROM", "F MAR", "F NAP"]
+
+
+# -- 8. barbarian armies ------------------------------------------------------------------------------
+
+def test_a_kept_barbarian_army_does_not_make_its_province_barbarian() -> None:
+    """8 "the presence of a barbarian army does not imply 'barbarian occupation' under rule 7 unless
+    that army is in civil disorder"."""
+    result = adjudicate("S100M", {"Latium": ["B TUS", "A VEN"]}, {"Latium": ["B TUS - PIE", "A VEN - TYR"]},
+                        extra={"empires": {"Latium": "ROM"}, "barbarians": []})
+    assert result["units"]["Latium"] == ["A TYR", "B PIE"]
+    assert "PIE" not in result["extra"].get("barbarians", [])
+    released = adjudicate("S100M", {"Barbarian": ["B PIE"], "Latium": ["A VEN"]}, extra={"barbarians": []})
+    assert "PIE" in released["extra"]["barbarians"]
+
+
+# -- board I: no Kiel canal -----------------------------------------------------------------------------
+
+def test_board_i_has_no_kiel_canal() -> None:
+    """Board I "Note the Kiel Canal does not exist in that era": a fleet on Kiel's Baltic coast
+    cannot sail into the Helgoland Bight, nor one on its North Sea coast into the Baltic."""
+    baltic = adjudicate("S100M", {"Latium": ["F KIE/EC"]}, {"Latium": ["F KIE/EC - HEL"]})
+    north = adjudicate("S100M", {"Latium": ["F KIE/WC"]}, {"Latium": ["F KIE/WC - BAL"]})
+    assert baltic["results"]["Latium"][0]["reason"].startswith("illegal:")
+    assert north["results"]["Latium"][0]["reason"].startswith("illegal:")
+    assert adjudicate("S100M", {"Latium": ["F KIE/WC"]}, {"Latium": ["F KIE/WC - HEL"]})["units"]["Latium"] == ["F HEL"]
+
+
+# -- board II ----------------------------------------------------------------------------------------
+
+def test_board_ii_starting_centres_are_on_the_mediterranean_or_the_black_sea() -> None:
+    """Board II "The starting supply centers must be on the coasts of the Mediterranean or Black Sea"."""
+    start = RD2.initial_position()
+    assert RD2.joining_request("Rome as Latium", start) == ("Latium", "ROM")
+    for inland_or_atlantic in ("Lusitania", "Memphis", "Damascus"):
+        with pytest.raises(ValueError, match="is no Imperial City site"):
+            RD2.joining_request(inland_or_atlantic, start)
+
+
+def test_board_ii_every_province_is_passable_and_the_passage_links_are_crossed_directly() -> None:
+    """Board II "All provinces on the map are passable and direct passage links may be used"."""
+    for here, there in (("GAD", "MAU"), ("BTT", "SYC"), ("COR", "SAR"), ("AET", "ACH"), ("THR", "PGM"), ("BYZ", "BIT")):
+        for a, b in ((here, there), (there, here)):
+            result = adjudicate("S-240M", {"Roma": [f"A {a}"]}, {"Roma": [f"A {a} - {b}"]}, variant="roman-diplomacy-ii")
+            assert result["units"]["Roma"] == [f"A {b}"], (a, b)
+    for province in ("BRI", "DAC"):  # impassable on the Diadochi board, passable here
+        assert RD2.map.provinces[province].holds_armies
+
+
+def test_board_ii_a_multiple_centre_counts_once() -> None:
+    """Board II "All multiple supply centers are treated as if single": Rome (a triple centre in
+    Diadochi V) gives one build, not three."""
+    wild = sorted(RD2.initial_position().extra["barbarians"])[:2]
+    built = adjudicate("W-240A", {"Roma": ["G ROM"]}, {"Roma": ["BUILD A ROM", f"BUILD B {wild[0]}", f"BUILD B {wild[1]}"]},
+                       variant="roman-diplomacy-ii", centers={"Roma": ["ROM"]},
+                       extra={"empires": {"Roma": "ROM"}, "barbarians": wild})
+    assert [r["outcome"] for r in built["results"]["Roma"]] == ["succeeds", "fails", "fails"]
+    assert built["results"]["Roma"][1]["reason"] == "illegal: Roma has only 1 build"
