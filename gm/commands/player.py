@@ -26,6 +26,7 @@ from gm.games.lifecycle import (
 from gm.games.mailer import format_moment, hang
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
+from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_named, record_named
 from gm.reports.names import Namer
 from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
 
@@ -473,12 +474,31 @@ class History(Command):
 class Map(Command):
     read_only = True
     name = "MAP"
-    summary = "a picture of the board after the last processed phase (attached)"
+    usage = "MAP [phase | CHART]"
+    summary = ("a picture of the board as it stands, of a phase with its orders (MAP F1901M), or of "
+               "the powers' centres year by year (MAP CHART), attached")
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game = ctx.require_game()
-        record = ctx.session.scalar(
-            select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False))
-            .order_by(PhaseRecord.seq.desc()).limit(1))
-        ctx.attach = {"map": {"game": game.id, "phase": record.id if record else None}}
-        return [f"The map of {game.name}, {phase_title(ctx, game)}, is attached."]
+        if not game.position:
+            raise CommandError(f"{game.name} has not started: there is no board to draw yet")
+        variant = ctx.services.variant_of(game)
+        wanted = invocation.args.strip()
+        # the picture is drawn when the reply is sent, from what its ":: Attached:" line names
+        if wanted.upper() == CHART.upper():
+            ctx.attach = {"map": {"game": game.id, "phase": None}}
+            return [f"The chart of {game.name}, {chart_title(variant)} year by year, is attached.",
+                    announce(game, CHART)]
+        names = phase_names(ctx.session, game)
+        phase = phase_named(variant, wanted, names) if wanted else game.phase
+        if phase is None:
+            raise CommandError(f"{game.name} has no phase {wanted!r} to draw: its phases run from {names[0]} to "
+                               f"{names[-1]} (e.g. MAP {names[0]}), or write MAP CHART")
+        title = variant.title(variant.calendar.parse(phase))
+        record = record_named(ctx.session, game, phase)
+        ctx.attach = {"map": {"game": game.id, "phase": record.id if record is not None else None}}
+        if record is not None:
+            text = f"The map of {game.name}, {title}, with its orders and their results, is attached."
+        else:
+            text = f"The map of {game.name}, {title}, the board as it stands, is attached."
+        return [text, announce(game, phase)]

@@ -1,18 +1,49 @@
-"""The picture of a stored phase (its orders drawn with their outcomes), or of a game as it stands."""
+"""The pictures a game's mails carry: the board of a phase, the start, and the chart of the
+game year by year; and which of them each mail gets.
+
+- a results mail: the picture of its phase (the board before it, with its orders and their
+  outcomes); the results of a year's last phase (the Winter's, where it is played) and the end
+  mail also the chart of the game up to then;
+- a start mail: the starting board;
+- a MAP reply: what its text names on its ``:: Attached:`` lines (``MAP [phase]``, ``MAP
+  CHART``), each drawn when the mail is sent: a phase processed by then is drawn with its
+  orders, the phase in play as the board stands.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
+from gm.domain.position import Position
 from gm.games.context import Services
 from gm.games.orderbook import parse_stored
 from gm.orders import OrderGrammar
 from gm.render import render_phase_png
+from gm.render.chart import chart_png, history_chart
 from gm.store.codec import decode_position
-from gm.store.models import Game, PhaseRecord
+from gm.store.models import Game, GameStatus, OutboundMail, PhaseRecord
+
+ATTACHED = ":: Attached: "  # a reply's line naming a picture it carries
+CHART = "chart"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    name: str  # the file's name
+    data: bytes  # PNG
+
+
+def arrivals(game: Game) -> list[str]:
+    """The game's powers in the order their seats were taken: the order in which powers the map
+    does not list (empires founded by players) take their colours."""
+    return list(dict.fromkeys(seat.power for seat in game.seats if seat.power))
 
 
 def phase_report(variant: Variant, record: PhaseRecord, seed: str):  # type: ignore[no-untyped-def]
@@ -27,11 +58,11 @@ def phase_report(variant: Variant, record: PhaseRecord, seed: str):  # type: ign
 def phase_png(services: Services, game: Game, record: PhaseRecord) -> bytes:
     variant = services.variant_of(game)
     position, report = phase_report(variant, record, game.dice_seed)
-    return render_phase_png(variant, position, report)
+    return render_phase_png(variant, position, report, arrivals=arrivals(game))
 
 
 def current_png(services: Services, game: Game) -> bytes:
-    return render_phase_png(services.variant_of(game), services.position_of(game))
+    return render_phase_png(services.variant_of(game), services.position_of(game), arrivals=arrivals(game))
 
 
 def start_png(services: Services, session: Session, game: Game) -> bytes | None:
@@ -41,5 +72,157 @@ def start_png(services: Services, session: Session, game: Game) -> bytes | None:
                             .order_by(PhaseRecord.seq, PhaseRecord.id).limit(1)).first()
     if first is not None:
         variant = services.variant_of(game)
-        return render_phase_png(variant, decode_position(variant, first.position_before))
+        return render_phase_png(variant, decode_position(variant, first.position_before), arrivals=arrivals(game))
     return current_png(services, game) if game.position else None
+
+
+# -- phases by name ------------------------------------------------------------------------------
+
+def records(session: Session, game: Game) -> list[PhaseRecord]:
+    """The game's processed phases in order (those rolled back left out)."""
+    return list(session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                          PhaseRecord.rolled_back.is_(False))
+                                .order_by(PhaseRecord.seq, PhaseRecord.id)))
+
+
+def phase_named(variant: Variant, text: str, names: Sequence[str]) -> str | None:
+    """Which of the phases ``names`` the text names: by its id in any case (``s1901m``) or by
+    its title ("Spring 273 B.C. movement", "spring 273 bc movement")."""
+    def plain(words: str) -> str:
+        return " ".join(words.replace(".", "").split()).casefold()
+
+    wanted = plain(text)
+    for name in names:
+        if wanted in (name.casefold(), plain(variant.title(variant.calendar.parse(name)))):
+            return name
+    return None
+
+
+def picture_name(game: Game, what: str) -> str:
+    """The file name of a picture of the game: ``g-S1901M.png``, ``g-chart.png``."""
+    return f"{game.name}-{what}.png"
+
+
+def announce(game: Game, what: str) -> str:
+    """The line by which a reply says it carries a picture (``what``: a phase or ``CHART``)."""
+    return ATTACHED + picture_name(game, what)
+
+
+def announced(body: str, game: Game) -> list[str]:
+    """What a mail's ``:: Attached:`` lines name of the game (phases, or ``CHART``), in order."""
+    prefix = f"{ATTACHED}{game.name}-"
+    return [line[len(prefix):-len(".png")] for line in body.splitlines()
+            if line.startswith(prefix) and line.endswith(".png")]
+
+
+# -- the chart of the game year by year ----------------------------------------------------------
+
+def chart_points(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None,
+                 now: bool = False) -> list[tuple[str, Position]]:
+    """The boards the chart plots: the start, and the board at the end of each year (as it was
+    once its last phase was processed), up to ``upto``'s year if given; with ``now``, also the
+    board as it stands when the year in play is not over."""
+    variant = services.variant_of(game)
+    calendar = variant.calendar
+    done = records(session, game)
+    if upto is not None:
+        done = [r for r in done if (r.seq, r.id) <= (upto.seq, upto.id)]
+    if not done:
+        return [("start", services.position_of(game))] if game.position else []
+    points = [("start", decode_position(variant, done[0].position_before))]
+    for index, record in enumerate(done):
+        year = calendar.parse(record.phase).year
+        following = done[index + 1] if index + 1 < len(done) else None
+        after = calendar.parse(record.position_after["phase"]).year
+        if (following is None and (after != year or game.status == GameStatus.FINISHED)) or (
+                following is not None and calendar.parse(following.phase).year != year):
+            points.append((calendar.year_label(year), decode_position(variant, record.position_after)))
+    last = done[-1]
+    if now and upto is None and calendar.parse(last.position_after["phase"]).year == calendar.parse(last.phase).year \
+            and game.position and game.status != GameStatus.FINISHED:
+        position = services.position_of(game)
+        points.append((f"{calendar.year_label(position.phase.year)} (now)", position))
+    return points
+
+
+def chart_title(variant: Variant) -> str:
+    """What the chart shows, as a reply names it."""
+    return "territories and talents" if not variant.map.supply_centres else "supply centres"
+
+
+def game_chart_png(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None,
+                   now: bool = False) -> bytes | None:
+    points = chart_points(services, session, game, upto, now)
+    if not points:
+        return None
+    return chart_png(history_chart(services.variant_of(game), game.name, points, arrivals(game)))
+
+
+def closes_year(services: Services, game: Game, record: PhaseRecord) -> bool:
+    """Was this the last phase processed in its year (the Winter's, where one is played)?"""
+    calendar = services.variant_of(game).calendar
+    return calendar.parse(record.position_after["phase"]).year != calendar.parse(record.phase).year
+
+
+# -- what each mail carries ----------------------------------------------------------------------
+
+def attachments(services: Services, session: Session, mail: OutboundMail,
+                cache: dict[tuple[Any, ...], bytes | None],
+                failed: Callable[[str, Exception], None] | None = None) -> list[Attachment]:
+    """The pictures ``mail`` carries (see the module's docstring); ``cache``: pictures drawn
+    for earlier mails of the same run (a phase's results go to every player). A picture that
+    cannot be drawn is left out, and ``failed`` told (once per picture and cache)."""
+    game = session.get(Game, mail.game_id) if mail.game_id else None
+    if game is None:
+        return []
+    found: list[Attachment] = []
+
+    def add(key: tuple[Any, ...], name: str, draw: Callable[[], bytes | None]) -> None:
+        if key not in cache:
+            cache[key] = None
+            try:
+                cache[key] = draw()
+            except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
+                if failed is None:
+                    raise
+                failed(name, exc)
+        if cache[key] is not None:
+            found.append(Attachment(name, cache[key]))  # type: ignore[arg-type]
+
+    named = announced(mail.body, game) if mail.kind == "map" else []
+    if named:
+        for what in named:
+            if what == CHART:
+                add((game.id, CHART, None, game.phase), picture_name(game, CHART),
+                    lambda: game_chart_png(services, session, game, now=True))
+                continue
+            record = record_named(session, game, what)
+            if record is not None:
+                add((game.id, record.id), picture_name(game, what), lambda r=record: phase_png(services, game, r))
+            elif what == game.phase and game.position:
+                add((game.id, None, game.phase), picture_name(game, what), lambda: current_png(services, game))
+        return found
+    if mail.kind == "start":
+        add((game.id, "start"), picture_name(game, "start"), lambda: start_png(services, session, game))
+        return found
+    record = session.get(PhaseRecord, mail.attach_phase_id) if mail.attach_phase_id else None
+    if record is not None:
+        add((game.id, record.id), picture_name(game, record.phase), lambda: phase_png(services, game, record))
+        if mail.kind == "end" or (mail.kind == "results" and closes_year(services, game, record)):
+            add((game.id, CHART, record.id), picture_name(game, CHART),
+                lambda: game_chart_png(services, session, game, upto=record))
+    elif mail.kind == "map" and game.position:
+        add((game.id, None, game.phase), picture_name(game, game.phase or "board"), lambda: current_png(services, game))
+    return found
+
+
+def record_named(session: Session, game: Game, phase: str) -> PhaseRecord | None:
+    return next((r for r in reversed(records(session, game)) if r.phase == phase), None)
+
+
+def phase_names(session: Session, game: Game) -> Sequence[str]:
+    """The phases a player may ask the picture of: those processed, then the one in play."""
+    names = list(dict.fromkeys(r.phase for r in records(session, game)))
+    if game.phase and game.phase not in names and game.position:
+        names.append(game.phase)
+    return names

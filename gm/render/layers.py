@@ -14,6 +14,10 @@ is called for every picture of the variant's boards and draws through ``pen``, a
         for centre in position.extra.get("sacked", []):
             pen.marker(centre, "cross", "sacked centre")
 
+A variant may also count something for each power that its board does not show as supply
+centres (``pen.tally(power, "territories", 5, one="territory")``): the legend gives each
+power's tallies, and the year-by-year chart draws each tally as its own panel.
+
 Tints shade a province (``fill``, ``hatch`` or ``dots``), markers stand at a province (on
 its supply-centre mark for ``ring`` and ``cross``, which mark the centre itself; for the
 others, in a row beside it, past its ring if it has one, or in a province without one, from
@@ -79,6 +83,16 @@ class Link:
     dashed: bool
 
 
+@dataclass(frozen=True)
+class Tally:
+    measure: str  # plural: "territories"
+    one: str  # singular: "territory"
+    values: dict[str, int]  # power -> how many
+
+    def text(self, value: int) -> str:
+        return f"{value} {self.one if value == 1 else self.measure}"
+
+
 class MapPen:
     """What a variant draws its layers with; the scene then draws what it was given."""
 
@@ -88,6 +102,7 @@ class MapPen:
         self.tints: list[Tint] = []
         self.markers: list[Marker] = []
         self.links: list[Link] = []
+        self.tallies: dict[str, Tally] = {}  # by measure, in the order first told
 
     def tint(self, province: str, legend: str, *, pattern: str = "hatch", power: str | None = None,
              colour: str | None = None) -> None:
@@ -100,6 +115,11 @@ class MapPen:
     def link(self, a: str, b: str, legend: str, *, power: str | None = None, colour: str | None = None,
              dashed: bool = False) -> None:
         self.links.append(Link(self._province(a), self._province(b), legend, self._colour(power, colour), dashed))
+
+    def tally(self, power: str, measure: str, value: int, *, one: str | None = None) -> None:
+        """What the power has of ``measure`` (a plural noun; ``one``: its singular)."""
+        found = self.tallies.setdefault(measure, Tally(measure, one or measure, {}))
+        found.values[power] = value
 
     def _province(self, province: str) -> str:
         if province not in self.provinces:

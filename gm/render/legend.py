@@ -4,12 +4,14 @@ The powers' legend counts the board the picture shows once its phase is over (af
 builds and removals: what the results text counts), and lists only the powers in the game on
 either side of the phase (a power eliminated by it shows its zeros once), then the units no
 player plays, where there are any. Leaders and garrisons are counted apart from the units that
-fight (a leader by name where the variant names them).
+fight (a leader by name where the variant names them), and what the variant tallies for each
+power follows (Diplomacy of the Empire's territories and talents).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -18,7 +20,7 @@ from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
 from gm.render import style
 from gm.render.colours import Palette
-from gm.render.layers import MapPen, Pattern
+from gm.render.layers import MapPen, Pattern, Tally
 from gm.render.scene_types import LegendEntry, MarkLegend, TintPattern
 
 FIGHTING = (Mobility.LAND, Mobility.SEA)  # counted as units; other kinds (leaders, garrisons) by name
@@ -51,7 +53,8 @@ def powers_shown(variant: Variant, before: Position, after: Position) -> list[st
     return listed + sorted(playing - set(listed)) + [p for p in variant.unplayed_powers if p in unplayed_units]
 
 
-def counted(variant: Variant, power: str, board: Position, palette: Palette) -> Counted:
+def counted(variant: Variant, power: str, board: Position, palette: Palette,
+            tallies: Iterable[Tally] = ()) -> Counted:
     units = [u for u in board.units if u.power == power] + [d.unit for d in board.dislodged if d.unit.power == power]
     fighting = sum(1 for u in units if u.type.mobility in FIGHTING)
     others = [u for u in units if u.type.mobility not in FIGHTING]
@@ -67,13 +70,16 @@ def counted(variant: Variant, power: str, board: Position, palette: Palette) -> 
         others = [u for u in others if u not in named]
     kinds = Counter(u.type.name for u in others)
     parts += [_plural(n, name) for name, n in sorted(kinds.items())]
+    parts += [tally.text(tally.values[power]) for tally in tallies if power in tally.values]
     return Counted(power, palette.adjective(power), ", ".join(parts))
 
 
 def power_legend(variant: Variant, before: Position, after: Position, palette: Palette,
-                 width: int) -> tuple[list[LegendEntry], int]:
-    """One entry per power shown, in a grid of as few rows as fit the width (columns balanced)."""
-    items = [counted(variant, power, after, palette) for power in powers_shown(variant, before, after)]
+                 width: int, tallies: Iterable[Tally] = ()) -> tuple[list[LegendEntry], int]:
+    """One entry per power shown, in a grid of as few rows as fit the width (columns balanced);
+    ``tallies``: what the variant counts for each power on the board ``after``."""
+    tallies = list(tallies)
+    items = [counted(variant, power, after, palette, tallies) for power in powers_shown(variant, before, after)]
     if not items:
         return [], 0
     # DejaVu Sans at 12.5 px: about 7.6 px a bold letter, 6.9 px a plain one

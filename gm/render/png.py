@@ -7,6 +7,7 @@ only font loaded; otherwise resvg looks through the system's fonts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,6 +49,7 @@ def svg_to_png(svg: str) -> bytes:
 
 
 def render_phase_png(variant: Variant, position: Position, report: PhaseReport | None = None,
-                     title: str | None = None) -> bytes:
-    """The board of ``position`` as PNG; with ``report``, that phase's orders and outcomes too."""
-    return svg_to_png(render_phase_svg(variant, position, report, title))
+                     title: str | None = None, arrivals: Sequence[str] = ()) -> bytes:
+    """The board of ``position`` as PNG; with ``report``, that phase's orders and outcomes too.
+    ``arrivals``: powers the map does not list, in the order they came into the game."""
+    return svg_to_png(render_phase_svg(variant, position, report, title, arrivals))

@@ -9,7 +9,7 @@ drawn from its state between the provinces and the units.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -72,11 +72,10 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     shown |= {d.unit.power for board in (position, after) for d in board.dislodged}
     shown |= set(position.centres.values()) | set(after.centres.values())
     palette = Palette(variant, shown, tuple(arrivals))
-    pen = MapPen(shapes.provinces, palette.colour)
-    if isinstance(variant, DrawsMapLayers):
-        variant.map_layers(position, pen)
+    pen = layers_of(variant, position, shapes.provinces, palette)
+    tallies = (pen if after is position else layers_of(variant, after, shapes.provinces, palette)).tallies
     patterns = _tint_patterns(pen)
-    legend, legend_height = power_legend(variant, position, after, palette, shapes.width)
+    legend, legend_height = power_legend(variant, position, after, palette, shapes.width, tallies.values())
     marks_legend, mark_legend_height = mark_legend(pen, patterns, shapes.width, legend_height)
     scene = Scene(
         width=shapes.width,
@@ -111,6 +110,14 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     scene.crosses += [Cross(m.x, m.y, style.UNIT_RADIUS + 3, style.DISLODGED, False) for m in scene.units if m.removed]
     scene.labels = _labels(shapes, scene)
     return scene
+
+
+def layers_of(variant: Variant, position: Position, provinces: Collection[str], palette: Palette) -> MapPen:
+    """What the variant draws and tallies on this board (``layers.DrawsMapLayers``)."""
+    pen = MapPen(provinces, palette.colour)
+    if isinstance(variant, DrawsMapLayers):
+        variant.map_layers(position, pen)
+    return pen
 
 
 def _pieces(variant: Variant, position: Position, report: PhaseReport | None,

@@ -34,9 +34,9 @@ from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.notices import tell_gm
-from gm.games.pictures import current_png, phase_png, start_png
+from gm.games.pictures import Attachment, attachments
 from gm.services import outbound_health
-from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
+from gm.store.models import Game, OutboundMail, OutboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
 
@@ -165,41 +165,22 @@ class Dispatcher:
             message["In-Reply-To"] = mail.in_reply_to
             message["References"] = mail.in_reply_to
         wanted = mail.attach_phase_id is not None or mail.kind in ("map", "start")
-        picture = self._picture(session, mail, pictures) if wanted else None
-        message.set_content(mail.body if picture is not None or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
-        if picture is not None:
-            message.add_attachment(picture, maintype="image", subtype="png", filename=self._picture_name(session, mail))
+        drawn = self._pictures(session, mail, pictures) if wanted else []
+        message.set_content(mail.body if drawn or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
+        for picture in drawn:
+            message.add_attachment(picture.data, maintype="image", subtype="png", filename=picture.name)
         return message
 
-    def _picture(self, session: Session, mail: OutboundMail, pictures: dict) -> bytes | None:  # type: ignore[type-arg]
-        """The mail's picture, drawn once per drain; None when it cannot be drawn (the
-        administrator is told once per picture)."""
-        key = (mail.game_id, mail.attach_phase_id)
-        if key not in pictures:
-            pictures[key] = None
-            game = session.get(Game, mail.game_id) if mail.game_id else None
-            try:
-                if game is not None and mail.attach_phase_id is not None:
-                    record = session.get(PhaseRecord, mail.attach_phase_id)
-                    pictures[key] = phase_png(self.services, game, record) if record else None
-                elif game is not None and mail.kind == "start":
-                    pictures[key] = start_png(self.services, session, game)
-                elif game is not None and game.position is not None:
-                    pictures[key] = current_png(self.services, game)
-            except Exception as exc:  # noqa: BLE001 - the mail goes without its picture, saying so
-                log.exception("no map picture for %s", game.name if game else "?")
-                self._tell_admin(f"a map picture of {game.name if game else '?'} cannot be drawn",
-                                 f"The picture for the mail {mail.id!r} ({mail.subject!r}) and others like it could "
-                                 f"not be drawn; the mails go without it.\n\n{type(exc).__name__}: {exc}")
-        return pictures[key]
+    def _pictures(self, session: Session, mail: OutboundMail, pictures: dict) -> list[Attachment]:  # type: ignore[type-arg]
+        """The mail's pictures (gm.games.pictures.attachments), each drawn once per drain; one that
+        cannot be drawn is left out (the administrator is told once per picture)."""
+        def failed(name: str, exc: Exception) -> None:
+            log.error("no picture %s for mail %s", name, mail.id, exc_info=exc)
+            self._tell_admin(f"the picture {name} cannot be drawn",
+                             f"The picture {name} for the mail {mail.id!r} ({mail.subject!r}) and others like it could "
+                             f"not be drawn; the mails go without it.\n\n{type(exc).__name__}: {exc}")
 
-    def _picture_name(self, session: Session, mail: OutboundMail) -> str:
-        record = session.get(PhaseRecord, mail.attach_phase_id) if mail.attach_phase_id else None
-        game = session.get(Game, mail.game_id) if mail.game_id else None
-        name = game.name if game else "map"
-        if mail.kind == "start":
-            return f"{name}-start.png"
-        return f"{name}-{record.phase if record else (game.phase if game else 'board')}.png"
+        return attachments(self.services, session, mail, pictures, failed)
 
     def _retry(self, mail_id: int, error: str) -> None:
         with self.services.db.unit_of_work() as session:

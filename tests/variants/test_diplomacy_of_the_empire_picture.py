@@ -142,7 +142,9 @@ def test_the_legend_names_each_layer_and_the_layers_lie_under_the_units() -> Non
             for t in g.findall(f"{SVG}text")] == texts
     first_unit = min(svg.index(f'<g transform="translate({u.x},{u.y})') for u in scene.units)
     assert svg.index('class="tints"') < svg.index('class="links"') < svg.index('class="markers"') < first_unit
-    assert all(e.detail.endswith(("unit", "units")) and "centre" not in e.detail for e in scene.legend)  # none here
+    assert all("centre" not in e.detail for e in scene.legend)  # none here: territories and talents instead
+    assert all(" unit" in e.detail and e.detail.endswith(("talent", "talents")) and " territor" in e.detail
+               for e in scene.legend)
 
 
 def test_the_png_shows_the_cities_the_roads_and_the_control() -> None:

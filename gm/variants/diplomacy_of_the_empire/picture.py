@@ -7,12 +7,16 @@ drawn from its state (``EmpireState``): the rules module's ``map_layers`` calls 
 - each road: a pale line edged dark between the marks of its two cities, under the marks and
   the units (and the orders).
 
+Each claimant's territories and talents are told as tallies: the legend gives them, and the
+year-by-year chart draws them, as other boards' supply centres.
+
 Cities are given in the order city, fortified city, capital, so the legend reads in that order.
 The pen (``gm.render.layers.MapPen``) is passed in: nothing here imports gm.render.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from gm.domain.position import Position
@@ -23,6 +27,8 @@ CITY = "city"
 FORT = "fortified city"
 CAPITAL = "capital"
 ROAD = "road"
+TERRITORIES = "territories"  # the tallies
+TALENTS = "talents"
 ROAD_COLOUR = "#fff6dc"  # pale, edged dark: a road, not an order of the power drawn in that colour
 
 
@@ -38,3 +44,8 @@ def map_layers(position: Position, pen: Any) -> None:
             pen.marker(province, "ring", CAPITAL, power=city.owner)
     for a, b in sorted(sorted(pair) for pair in state.roads):
         pen.link(a, b, ROAD, colour=ROAD_COLOUR)
+    held = Counter(state.control.values())
+    for power in sorted(state.treasury):
+        pen.tally(power, TERRITORIES, held[power], one="territory")
+    for power, talents in sorted(state.treasury.items()):
+        pen.tally(power, TALENTS, talents, one="talent")
