@@ -30,7 +30,12 @@ CELL = 48.0  # of the grid that finds what a box may touch
 
 def text_width(text: str, size: float) -> float:
     """The advance of ``text`` in DejaVu Sans Bold at ``size`` pixels."""
-    return sum(style.BOLD_ADVANCE.get(ch, style.BOLD_ADVANCE_OTHER) for ch in text) * size / 1000
+    return _thousandths(text) * size / 1000
+
+
+@lru_cache(maxsize=4096)
+def _thousandths(text: str) -> int:
+    return sum(style.BOLD_ADVANCE.get(ch, style.BOLD_ADVANCE_OTHER) for ch in text)
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ class Label:
 
     @property
     def baseline(self) -> float:
-        return self.y + 0.38 * self.size
+        return round(self.y + 0.38 * self.size, 1)
 
     @property
     def box(self) -> Box:
@@ -54,7 +59,7 @@ class Label:
 def label_box(text: str, x: float, y: float, size: float) -> Box:
     """What a name covers: its capitals and their halo."""
     half_w = text_width(text, size) / 2 + style.LABEL_HALO / 2 + 0.4
-    half_h = 0.52 * size + 0.2
+    half_h = 0.4 * size + 1.55  # capitals stand 0.73 of the size above a baseline 0.38 below the middle
     return x - half_w, y - half_h, x + half_w, y + half_h
 
 
@@ -63,7 +68,7 @@ def overlaps(a: Box, b: Box) -> bool:
 
 
 class Taken:
-    """Boxes already on the picture, kept in square cells."""
+    """Boxes already on the picture, kept in square cells of side ``CELL``."""
 
     def __init__(self, boxes: Iterable[Box] = ()):
         self.cells: dict[tuple[int, int], list[Box]] = {}
@@ -71,26 +76,30 @@ class Taken:
             self.add(box)
 
     def add(self, box: Box) -> None:
-        for cell in _cells(box):
-            self.cells.setdefault(cell, []).append(box)
+        cells = self.cells
+        for col in range(int(box[0] // CELL), int(box[2] // CELL) + 1):
+            for row in range(int(box[1] // CELL), int(box[3] // CELL) + 1):
+                found = cells.get((col, row))
+                if found is None:
+                    cells[col, row] = [box]
+                else:
+                    found.append(box)
 
     def hits(self, box: Box) -> bool:
         left, top, right, bottom = box
-        for cell in _cells(box):
-            for other in self.cells.get(cell, ()):
-                if left < other[2] and other[0] < right and top < other[3] and other[1] < bottom:
-                    return True
+        cells = self.cells
+        for col in range(int(left // CELL), int(right // CELL) + 1):
+            for row in range(int(top // CELL), int(bottom // CELL) + 1):
+                for other in cells.get((col, row), ()):
+                    if left < other[2] and other[0] < right and top < other[3] and other[1] < bottom:
+                        return True
         return False
 
     def near(self, area: Box) -> set[Box]:
         """The boxes kept in the cells the area touches."""
-        return {box for cell in _cells(area) for box in self.cells.get(cell, ())}
-
-
-def _cells(box: Box) -> Iterable[tuple[int, int]]:
-    for col in range(math.floor(box[0] / CELL), math.floor(box[2] / CELL) + 1):
-        for row in range(math.floor(box[1] / CELL), math.floor(box[3] / CELL) + 1):
-            yield col, row
+        return {box for col in range(int(area[0] // CELL), int(area[2] // CELL) + 1)
+                for row in range(int(area[1] // CELL), int(area[3] // CELL) + 1)
+                for box in self.cells.get((col, row), ())}
 
 
 @dataclass(frozen=True)
@@ -133,17 +142,17 @@ def _moved(want: Wanted, taken: Taken, width: float, height: float) -> Label:
                 continue
             x, y = x0 + dx, y0 + dy
             if room is None or room.holds((x + left, y + top, x + right, y + bottom)):
-                return Label(x, y, want.text, want.sea, size)
+                return Label(round(x, 1), round(y, 1), want.text, want.sea, round(size, 2))
             if partly is None and room.contains(x, y):
-                partly = Label(x, y, want.text, want.sea, size)
+                partly = Label(round(x, 1), round(y, 1), want.text, want.sea, round(size, 2))
     if partly is not None:
         return partly
-    size = style.LABEL_SIZE * SIZES[1]
+    size = round(style.LABEL_SIZE * SIZES[1], 2)
     for reach in LEADER_REACH:
         for x, y in _ring(x0, y0, reach):
             box = label_box(want.text, x, y, size)
             if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height and not taken.hits(box):
-                return Label(x, y, want.text, want.sea, size, _leader(box, want.spot))
+                return Label(round(x, 1), round(y, 1), want.text, want.sea, size, _leader(box, want.spot))
     return Label(x0, y0, want.text, want.sea)  # nowhere clear: as the shape says
 
 

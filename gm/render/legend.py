@@ -54,7 +54,8 @@ def powers_shown(variant: Variant, before: Position, after: Position) -> list[st
 
 
 def counted(variant: Variant, power: str, board: Position, palette: Palette,
-            tallies: Iterable[Tally] = ()) -> Counted:
+            tallies: Iterable[Tally] = (), named: bool = False) -> Counted:
+    """``named``: the variant names its leaders (``NamesLeaders``)."""
     units = [u for u in board.units if u.power == power] + [d.unit for d in board.dislodged if d.unit.power == power]
     fighting = sum(1 for u in units if u.type.mobility in FIGHTING)
     others = [u for u in units if u.type.mobility not in FIGHTING]
@@ -64,10 +65,10 @@ def counted(variant: Variant, power: str, board: Position, palette: Palette,
         parts.append(_plural(centres, "centre"))
     if fighting or not others:
         parts.append(_plural(fighting, "unit"))
-    if isinstance(variant, NamesLeaders):
-        named = [u for u in others if u.type.name == "leader"]
-        parts += [f"leader {variant.leader_name(u)}" for u in named]
-        others = [u for u in others if u not in named]
+    if named:
+        leaders = [u for u in others if u.type.name == "leader"]
+        parts += [f"leader {variant.leader_name(u)}" for u in leaders]  # type: ignore[attr-defined]
+        others = [u for u in others if u not in leaders]
     kinds = Counter(u.type.name for u in others)
     parts += [_plural(n, name) for name, n in sorted(kinds.items())]
     parts += [tally.text(tally.values[power]) for tally in tallies if power in tally.values]
@@ -79,7 +80,8 @@ def power_legend(variant: Variant, before: Position, after: Position, palette: P
     """One entry per power shown, in a grid of as few rows as fit the width (columns balanced);
     ``tallies``: what the variant counts for each power on the board ``after``."""
     tallies = list(tallies)
-    items = [counted(variant, power, after, palette, tallies) for power in powers_shown(variant, before, after)]
+    named = isinstance(variant, NamesLeaders)
+    items = [counted(variant, power, after, palette, tallies, named) for power in powers_shown(variant, before, after)]
     if not items:
         return [], 0
     # DejaVu Sans at 12.5 px: about 7.6 px a bold letter, 6.9 px a plain one

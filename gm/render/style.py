@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 SEA = "#b5d3ec"
 SEA_BORDER = "#8fb3d3"
@@ -43,6 +44,7 @@ def _hex(rgb: tuple[float, float, float]) -> str:
     return "#" + "".join(f"{max(0, min(255, round(v))):02x}" for v in rgb)
 
 
+@lru_cache(maxsize=1024)
 def normal(colour: str) -> str:
     """The colour as #rrggbb (map files may write #abc)."""
     try:
@@ -57,6 +59,7 @@ def mix(colour: str, other: str, amount: float) -> str:
     return _hex(tuple(amount * x + (1 - amount) * y for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=1024)
 def tint(colour: str) -> str:
     return mix(colour, LAND, OWNER_TINT)
 
@@ -66,11 +69,13 @@ def luminance(colour: str) -> float:
     return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
 
+@lru_cache(maxsize=1024)
 def ink_on(colour: str) -> str:
     """Black or white, whichever reads better on ``colour``."""
     return "#111111" if luminance(colour) > 0.62 else "#ffffff"
 
 
+@lru_cache(maxsize=1024)
 def outline_for(colour: str) -> str:
     """A dark edge for a unit or line of this colour."""
     return "#111111" if luminance(colour) > 0.25 else "#f5f5f5"
