@@ -17,10 +17,10 @@ import pytest
 from sqlalchemy import select
 
 from gm.games.lifecycle import find_game
-from gm.games.pictures import game_chart_png, phase_png
+from gm.games.pictures import attachments, game_chart_png, phase_png
 from gm.render import render_phase_png
 from gm.services.sending import Dispatcher
-from gm.store.models import PhaseRecord
+from gm.store.models import OutboundMail, PhaseRecord
 from tests.mail.conftest import Post, secret_of
 from tests.mail.test_sending import FakeSender
 
@@ -134,3 +134,23 @@ def test_the_winter_results_and_only_they_carry_the_chart(post: Post) -> None:
     results = [m for m in sender.sent if m["X-GM-Kind"] == "results" and m["To"] == "russia@example.test"]
     names = [[p.get_filename() for p in m.iter_attachments()] for m in results]
     assert names == [["g-S1901M.png"], ["g-F1901M.png"], ["g-W1901A.png", "g-chart.png"]]
+
+
+def test_the_end_mail_carries_the_last_board_and_the_chart(played: Post) -> None:
+    services = played.world.services
+    with services.db.sessions() as session:
+        game = find_game(session, "g")
+        last = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id)
+                               .order_by(PhaseRecord.seq.desc()).limit(1)).one()
+        end = OutboundMail(kind="end", game_id=game.id, attach_phase_id=last.id, body="g is over")
+        pictures = attachments(services, session, end, {})
+        assert [p.name for p in pictures] == [f"g-{last.phase}.png", "g-chart.png"]
+        assert pictures[1].data == game_chart_png(services, session, game, upto=last)
+
+
+def test_a_line_naming_a_picture_of_another_game_is_not_followed(played: Post) -> None:
+    services = played.world.services
+    with services.db.sessions() as session:
+        game = find_game(session, "g")
+        forged = OutboundMail(kind="map", game_id=game.id, body=":: Attached: other-chart.png\n> :: Attached: g-chart.png")
+        assert [p.name for p in attachments(services, session, forged, {})] == ["g-S1902M.png"]  # the board as it stands
