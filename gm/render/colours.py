@@ -2,9 +2,10 @@
 
 Two colours count as distinct when their CIEDE2000 difference is at least ``DISTINCT`` (20: far
 more than the 2-3 that people notice side by side; the same hue at two lightnesses passes, two
-near mauves do not). A map's own colour is kept where it is distinct from every colour chosen
-before it (the unplayed powers' first, then the map's powers in the map's order); otherwise the
-power takes the colour nearest its own that is (of ``PALETTE`` and a grid of sRGB). Powers the map does not list
+near mauves do not). A map's own colour is kept where it is distinct from every colour kept
+before it (the unplayed powers' first, then the map's powers in the map's order); each power
+whose colour clashes then takes the colour nearest its own that is distinct from all chosen (of
+``PALETTE`` and a grid of sRGB). Powers the map does not list
 (empires founded during the game) take the palette's colours in the order they arrived, so an
 empire keeps its colour all game. ``PALETTE`` and ``UNPLAYED`` are distinct two by two (a test
 checks it), which is what makes twelve empires and the neutrals possible on any board.
@@ -139,13 +140,17 @@ def assign(unplayed: tuple[str, ...], listed: tuple[tuple[str, str], ...], arriv
     colours: dict[str, str] = {}
     for index, power in enumerate(unplayed):
         colours[power] = UNPLAYED[index] if index < len(UNPLAYED) else _fallback(power)
-    for power, wanted in listed:
-        chosen = list(colours.values())
-        if _distinct(wanted, chosen):
+    clashing = []
+    for power, wanted in listed:  # first every map colour that can be kept, so one replaced blocks none
+        if _distinct(wanted, list(colours.values())):
             colours[power] = wanted
-            continue
+        else:
+            clashing.append((power, wanted))
+    for power, wanted in clashing:
+        chosen = list(colours.values())
         free = [c for c in _near(wanted) if _distinct(c, chosen)]
         colours[power] = min(free, key=lambda c: delta_e(c, wanted)) if free else _fallback(power)
+    colours = {p: colours[p] for p in [*unplayed, *(p for p, _ in listed)]}  # in the map's order
     for power in arrived:
         if power in colours:
             continue
