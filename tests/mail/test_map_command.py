@@ -154,3 +154,15 @@ def test_a_line_naming_a_picture_of_another_game_is_not_followed(played: Post) -
         game = find_game(session, "g")
         forged = OutboundMail(kind="map", game_id=game.id, body=":: Attached: other-chart.png\n> :: Attached: g-chart.png")
         assert [p.name for p in attachments(services, session, forged, {})] == ["g-S1902M.png"]  # the board as it stands
+
+
+def test_phases_are_named_by_id_or_title_in_any_era() -> None:
+    from gm.games.pictures import phase_named
+    from gm.variants.catalog import VariantCatalog
+
+    eagles, classical = VariantCatalog().get("eagles"), VariantCatalog().get("classical")
+    assert phase_named(eagles, "Fall A.D. 119 movement", ["S119M", "F119M"]) == "F119M"
+    assert phase_named(eagles, "fall ad 119  movement", ["F119M"]) == "F119M"
+    assert phase_named(classical, "s-273m", ["S-273M"]) == "S-273M"
+    assert phase_named(classical, "Winter 273 BC adjustments", ["S-273M", "W-273A"]) == "W-273A"
+    assert phase_named(classical, "Winter 272 B.C. adjustments", ["W-273A"]) is None
