@@ -1,10 +1,13 @@
 """What to draw for one phase: provinces, centres, units and legend, in picture coordinates.
 
 ``build_scene`` turns a variant, a position and (optionally) the phase's report into plain
-values; the SVG template (``templates/map/board.svg.j2``) only loops over them. The orders'
-lines are worked out in ``order_marks``; how each unit looks and where the units of one
-province stand, in ``stacks``; the variant's own layers (``layers.DrawsMapLayers``) are
-drawn from its state between the provinces and the units.
+values (``scene_types``); the SVG template (``templates/map/board.svg.j2``) only loops over
+them. The orders' lines are worked out in ``order_marks``; how each unit looks and where the
+units of one province stand, in ``stacks`` (the marks of neighbouring provinces kept apart by
+``spacing``); the units the phase removed, in ``removals``; the powers' colours, in
+``colours``; the legends, in ``legend``; where the provinces' names go, in ``labels``, last,
+clear of everything else. The variant's own layers (``layers.DrawsMapLayers``) are drawn from
+its state between the provinces and the units.
 """
 
 from __future__ import annotations

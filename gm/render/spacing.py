@@ -15,7 +15,7 @@ from functools import lru_cache
 from gm.render import style
 from gm.render.labels import Box, Taken, offsets
 from gm.render.room import room_of
-from gm.render.shapes import MapShapes, ProvinceShape, load_shapes
+from gm.render.shapes import MapShapes, load_shapes
 
 Point = tuple[float, float]
 
@@ -23,15 +23,10 @@ GAP = 1.5  # between two marks
 STEP, REACH = 2.0, 40.0  # the search for a clear spot: its grid, and how far a mark may move
 
 
-def _unit_box(shape: ProvinceShape, spot: Point, wide: bool) -> Box:
-    half_w = style.UNIT_RADIUS * (style.SHAPE_HALF_WIDTH["fleet"] if wide else 1.0) + GAP
-    half_h = style.UNIT_RADIUS + GAP
-    return spot[0] - half_w, spot[1] - half_h, spot[0] + half_w, spot[1] + half_h
-
-
-def _centre_box(spot: Point) -> Box:
-    k = style.CENTRE_RADIUS + GAP
-    return spot[0] - k, spot[1] - k, spot[0] + k, spot[1] + k
+# The room of each mark around its spot: an army's (a fleet's wings may touch a neighbour's
+# mark), and a supply centre's.
+UNIT = (-style.UNIT_RADIUS - GAP, -style.UNIT_RADIUS - GAP, style.UNIT_RADIUS + GAP, style.UNIT_RADIUS + GAP)
+CENTRE = (-style.CENTRE_RADIUS - GAP, -style.CENTRE_RADIUS - GAP, style.CENTRE_RADIUS + GAP, style.CENTRE_RADIUS + GAP)
 
 
 @lru_cache(maxsize=16)
@@ -41,11 +36,9 @@ def spaced_shapes(variant: str) -> MapShapes:
     taken = Taken()
     provinces = {}
     for pid, shape in shapes.provinces.items():
-        wide = False  # an army's room: a fleet's wings may touch a neighbour's mark
-        room = shape.path  # read only where a mark must move
-        unit = _settle(taken, room, shape.unit, _unit_box(shape, (0.0, 0.0), wide))
-        coasts = {c: _settle(taken, room, p, _unit_box(shape, (0.0, 0.0), True)) for c, p in shape.coasts.items()}
-        centre = _settle(taken, room, shape.centre, _centre_box((0.0, 0.0))) if shape.centre else None
+        unit = _settle(taken, shape.path, shape.unit, UNIT)
+        coasts = {c: _settle(taken, shape.path, p, UNIT) for c, p in shape.coasts.items()}
+        centre = _settle(taken, shape.path, shape.centre, CENTRE) if shape.centre else None
         provinces[pid] = replace(shape, unit=unit, coasts=coasts, centre=centre)
     return replace(shapes, provinces=provinces)
 
