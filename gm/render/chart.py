@@ -145,7 +145,7 @@ def _nice_top(value: int) -> tuple[int, int]:
 def _panel(heading: str, top: float, labels: list[str], series: dict[str, list[int | None]], palette: Palette,
            goal: int | None) -> Panel:
     panel = Panel(heading, top)
-    highest = max([v for values in series.values() for v in values if v is not None] + [goal or 0, 1])
+    highest = max([v for values in series.values() for v in values if v is not None] + [(goal or 0) + 1, 1])
     lowest = min([v for values in series.values() for v in values if v is not None] + [0])
     peak, step = _nice_top(highest)
     floor = -_nice_top(-lowest)[0] if lowest < 0 else 0  # a treasury may run into debt
