@@ -39,7 +39,8 @@ def games_of(session: Session, player: Player) -> list[str]:
     """The games a player plays here, as "g (France)", a game not over first."""
     seats = session.scalars(select(Seat).join(Game).where(Seat.player_id == player.id, Seat.left_at.is_(None))
                             .order_by(Game.status == GameStatus.FINISHED, Game.name)).all()
-    return [f"{seat.game.name} ({seat.power or 'power not yet given'})" for seat in seats]
+    return [f"{seat.game.name} ({seat.power or (seat.preference + ', asked for' if seat.preference else 'no power yet')})"
+            for seat in seats]
 
 
 def in_use(services: Services, session: Session, address: str, player: Player) -> bool:

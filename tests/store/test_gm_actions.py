@@ -35,6 +35,11 @@ def _submit(world: World, power: str, text: str) -> None:
         note_orders_changed(world.services, session, game)
 
 
+def _mails(world: World, kind: str) -> list[OutboundMail]:
+    with world.services.db.sessions() as session:
+        return list(session.scalars(select(OutboundMail).where(OutboundMail.kind == kind).order_by(OutboundMail.id)))
+
+
 def _count(world: World, model, *where) -> int:  # type: ignore[no-untyped-def]
     with world.services.db.sessions() as session:
         return session.scalar(select(func.count()).select_from(model).where(*where))
@@ -128,3 +133,66 @@ def test_extend_moves_the_deadline_and_tells_everyone(started: World) -> None:
     assert started.tick().processed == []
     with pytest.raises(GameError, match="past"):
         _do(started, gm_actions.extend, actor="master@example.test", deadline=started.clock.now() - timedelta(hours=1))
+
+
+def test_a_finished_game_goes_on_only_with_a_new_announced_seed(monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+    """Issue 22, item 7: the end mail published the dice seed; a rollback may not bring the game
+    back with it (every roll to come would be known): a new seed, its SHA-256 announced."""
+    import hashlib
+
+    from gm.games import votes
+    from gm.variants import catalog
+    from tests.store import stormy
+
+    monkeypatch.setitem(catalog.RULES, "standard", stormy.make)  # the standard board, with dice
+    world.write_game("g", game_file())
+    world.tick()
+    world.clock.advance(timedelta(hours=49))
+    assert world.tick().processed == ["g S1901M"]
+    with world.services.db.unit_of_work() as session:
+        game = find_game(session, "g")
+        published = game.dice_seed
+        for power in votes.survivors(world.services, game):
+            votes.vote_draw(world.services, session, game, power, True)
+    end = [m.body for m in _mails(world, "end")]
+    assert end and all(published in body for body in end)
+    _do(world, gm_actions.rollback, "S1901M", actor="master@example.test")
+    with world.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert game.status == GameStatus.ACTIVE and game.dice_seed != published
+        new_commitment = hashlib.sha256(game.dice_seed.encode()).hexdigest()
+        new_seed = game.dice_seed
+    announcements = [" ".join(m.body.split()) for m in _mails(world, "rollback")]
+    assert len(announcements) == 8
+    for text in announcements:
+        assert f"goes on with a new secret seed, published when the game ends again. Its SHA-256 is: {new_commitment}" in text
+        assert new_seed not in text
+    world.clock.advance(timedelta(hours=49))
+    assert world.tick().processed == ["g S1901M"]
+    for body in [m.body for m in _mails(world, "results")][-8:]:
+        assert new_commitment in body and published not in body
+
+
+def test_a_running_game_rolled_back_keeps_its_seed(world: World) -> None:
+    """No new seed where none was published: a phase played again rolls as before, and no
+    rollback can choose other dice."""
+    world.write_game("g", game_file())
+    world.tick()
+    with world.services.db.sessions() as session:
+        seed = find_game(session, "g").dice_seed
+    world.clock.advance(timedelta(hours=49))
+    world.tick()
+    _do(world, gm_actions.rollback, "S1901M", actor="master@example.test")
+    with world.services.db.sessions() as session:
+        assert find_game(session, "g").dice_seed == seed
+
+
+def test_the_player_ejected_or_replaced_is_told(started: World) -> None:
+    _do(started, gm_actions.eject, "Italy", actor="master@example.test")
+    _do(started, gm_actions.replace, "France", "new@example.test", actor="master@example.test")
+    for address, power in (("italy@example.test", "Italy"), ("france@example.test", "France")):
+        (told,) = [m for m in _mails(started, "removed") if m.to_address == address]
+        assert f"you no longer play {power}" in told.subject
+        assert "master@example.test" in told.body  # whom to write to
+    with pytest.raises(GameError, match="england@example.test already plays England in g"):
+        _do(started, gm_actions.replace, "Italy", "england@example.test", actor="master@example.test")
