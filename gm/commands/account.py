@@ -44,7 +44,8 @@ class Set(Command):
 
     def _player(self, ctx: MailContext) -> Player:
         ctx.require_game()
-        if ctx.is_gm or ctx.seat is None or ctx.seat.player is None:
+        # ctx.power: a current seat of the game signed on to (never a GM's, never one left)
+        if ctx.is_gm or ctx.power is None or ctx.seat is None or ctx.seat.player is None:
             raise CommandError("sign on as a power first")
         return ctx.seat.player
 

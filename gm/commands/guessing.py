@@ -97,7 +97,8 @@ def _report(ctx: MailContext, target: Target, failures: list[AuditEntry]) -> Non
                 f"from {len(addresses)} {'address' if len(addresses) == 1 else 'addresses'}:\n\n{listed}\n\n"
                 f"Someone may be guessing the secret. For the next hour, sign-ons as {target.title} are "
                 "refused unchecked from any address but its own. No wrong secret was accepted; if you "
-                "think the secret is known, change it with SET PASSWORD.")
+                "think the secret is known, change it: sign on from your own address and send "
+                "SET PASSWORD <new secret>.")
 
     gm_zone = services.settings_of(game).schedule.zone.key
     tell_gm(services, ctx.session, game, subject=f"{game.name}: wrong secrets for {target.title}", text=text(gm_zone))

@@ -113,8 +113,9 @@ def confirm(services: Services, session: Session, sender: str, code: str) -> tup
     services.mailer.queue(
         session, to=old, subject=f"{services.config.judge_name}: your address has changed",
         template="mail/gm_alert.txt.j2", kind="security", game=None,
-        text=f"Your address on this judge is now {sender}, as you asked and confirmed from there. Mail "
-             f"from {old} no longer counts for your games: {listed}.",
+        text=f"Your address on this judge is now {sender}, as asked from this address and confirmed from "
+             f"that one. Mail from {old} no longer counts for your games: {listed}. If you did not ask for "
+             "this, someone knows your secret and reads that address: write to your game master.",
     )
     for seat in session.scalars(select(Seat).where(Seat.player_id == player.id, Seat.left_at.is_(None))):
         tell_gm(services, session, seat.game, subject=f"{seat.game.name}: {seat.power} has a new address",
