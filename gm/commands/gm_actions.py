@@ -187,8 +187,9 @@ def replace(services: Services, session: Session, game: Game, power: str, email:
     return secret
 
 
-def rename(services: Services, session: Session, game: Game, power: str, new: str, actor: str) -> None:
-    """Give a power its players founded another name: in the seat, the board and the orders."""
+def rename(services: Services, session: Session, game: Game, power: str, new: str, actor: str) -> str:
+    """Give a power its players founded another name: in the seat, the board, the orders and the
+    names kept beside its press; the name as kept (checked and normalised, gm.games.names)."""
     variant = services.variant_of(game)
     if not variant.open_membership:
         raise GameError(f"the powers of {variant.name} have the names of its map")
@@ -210,6 +211,7 @@ def rename(services: Services, session: Session, game: Game, power: str, new: st
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="renamed",
                   subject=f"{game.name}: {power} is now {new}",
                   text=f"The game master has renamed {power}: it is {new} from now on.", deadline=game.deadline)
+    return new
 
 
 def _rename_press(session: Session, game: Game, old: str, new: str) -> None:

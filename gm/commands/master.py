@@ -5,6 +5,7 @@ from __future__ import annotations
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games.lifecycle import GameError, power_named
+from gm.games.mailer import hang
 
 
 class _GmCommand(Command):
@@ -76,12 +77,13 @@ class Resume(_GmCommand):
 class Eject(_GmCommand):
     name = "EJECT"
     usage = "EJECT <power>"
-    summary = "remove a power's player (it waits for REPLACE)"
+    summary = "remove a power's player, who is told (the power waits for REPLACE)"
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
         power = self._power(ctx, game, args)
         gm_actions.eject(ctx.services, ctx.session, game, power, ctx.actor)
-        return [f"{power} has no player now; give it one with REPLACE {power} <address>."]
+        return [hang(f"{power} has no player now (its player has been told); give it one with "
+                     f"REPLACE {power} <address>.", 4)]
 
     @staticmethod
     def _power(ctx, game, args):  # type: ignore[no-untyped-def]
@@ -94,7 +96,7 @@ class Eject(_GmCommand):
 class Replace(_GmCommand):
     name = "REPLACE"
     usage = "REPLACE <power> <address>"
-    summary = "give a power to a new player (who is mailed a secret)"
+    summary = "give a power to a new player, who is mailed a secret (a player replaced is told)"
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
         power_text, _, address = args.rpartition(" ")
@@ -108,15 +110,15 @@ class Replace(_GmCommand):
 class Rename(_GmCommand):
     name = "RENAME"
     usage = "RENAME <power> TO <new name>"
-    summary = "rename a power its player named on joining"
+    summary = "rename a power its player named on joining (the new name is checked as a joining player's is)"
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
         old, to, new = args.partition(" TO ") if " TO " in args else args.partition(" to ")
         if not to or not new.strip():
             raise CommandError(f"write {self.usage}")
         power = Eject._power(ctx, game, old.strip())
-        gm_actions.rename(ctx.services, ctx.session, game, power, new.strip(), ctx.actor)
-        return [f"{power} is now {new.strip()}; everyone has been told."]
+        named = gm_actions.rename(ctx.services, ctx.session, game, power, new.strip(), ctx.actor)
+        return [f"{power} is now {named}; everyone has been told."]
 
 
 class Become(_GmCommand):
