@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/adjudicate.py [--games 100] [--phases 40] [--seed 1] [--rounds 5]
     .venv/bin/python bench/adjudicate.py --variant NAME [...]
+    .venv/bin/python bench/adjudicate.py --variant all [...]   # every variant, one table
 
 Plays random games on the standard map with plausible orders (supports and convoys that
 match other units' moves, so that bounces, dislodgements and retreats really happen), keeps
@@ -401,22 +402,29 @@ def describe(name: str, timings: list[float]) -> str:
 KINDS = (PhaseKind.MOVEMENT, PhaseKind.RETREATS, PhaseKind.ADJUSTMENTS)
 
 
-def compare_variant(name: str, games: int, phases: int, seed: int, rounds: int) -> list[str]:
-    """The lines comparing each phase kind of ``name`` with standard play."""
-    columns = {}
-    for variant_name in ("standard", name):
-        samples = collect(games, phases, seed, variant_name, dice=True, kinds=KINDS)
-        for kind_samples in samples.values():
-            check_loading(kind_samples, variant_name)
-            time_gm(kind_samples, variant_name)  # warm up once
-        columns[variant_name] = {kind: (kind_samples, best([time_gm(kind_samples, variant_name) for _ in range(rounds)]))
-                                 for kind, kind_samples in samples.items() if kind_samples}
-    title = VariantCatalog().get(name).map.title
-    lines = [f"{title} ({name}) beside standard: {games} random games each of at most {phases} phases, "
-             f"best of {rounds} rounds; gm {gm_build()}",
+def _columns(variant_name: str, games: int, phases: int, seed: int, rounds: int) -> dict[PhaseKind, tuple[list, list[float]]]:
+    """Each phase kind's samples of a variant's games, and their timings (best of the rounds)."""
+    samples = collect(games, phases, seed, variant_name, dice=True, kinds=KINDS)
+    for kind_samples in samples.values():
+        check_loading(kind_samples, variant_name)
+        time_gm(kind_samples, variant_name)  # warm up once
+    return {kind: (kind_samples, best([time_gm(kind_samples, variant_name) for _ in range(rounds)]))
+            for kind, kind_samples in samples.items() if kind_samples}
+
+
+def compare_variants(names: list[str], games: int, phases: int, seed: int, rounds: int) -> list[str]:
+    """The lines comparing each phase kind of each variant of ``names`` with standard play."""
+    columns = {variant_name: _columns(variant_name, games, phases, seed, rounds)
+               for variant_name in dict.fromkeys(("standard", *names))}
+    if len(names) == 1:
+        title = f"{VariantCatalog().get(names[0]).map.title} ({names[0]}) beside standard"
+    else:
+        title = f"{len(names)} variants beside standard"
+    lines = [f"{title}: {games} random games each of at most {phases} phases, best of {rounds} rounds; gm {gm_build()}",
              f"{'phase':<13}{'variant':<26}{'median':>10}{'p90':>10}{'phases':>8}{'units':>7}"]
+    shown = ("standard", *[n for n in names if n != "standard"])
     for kind in KINDS:
-        for row, variant_name in enumerate(("standard", name)):
+        for row, variant_name in enumerate(shown):
             head = f"{kind.name.lower() if row == 0 else '':<13}{variant_name:<26}"
             found = columns[variant_name].get(kind)
             if found is None:
@@ -426,11 +434,18 @@ def compare_variant(name: str, games: int, phases: int, seed: int, rounds: int) 
             units = statistics.median(len(s.position.units) for s in kind_samples)
             lines.append(head + f"{statistics.median(timings):>7.3f} ms{p90(timings):>7.3f} ms"
                                 f"{len(kind_samples):>8}{units:>7.0f}")
-    movement = [columns[v].get(PhaseKind.MOVEMENT) for v in ("standard", name)]
-    if all(movement):
-        ratio = statistics.median(movement[1][1]) / statistics.median(movement[0][1])  # type: ignore[index]
-        lines.append(f"a movement phase of {name} costs {ratio:.2f}x one of standard play (medians)")
+    standard = columns["standard"].get(PhaseKind.MOVEMENT)
+    for name in shown[1:]:
+        movement = columns[name].get(PhaseKind.MOVEMENT)
+        if standard and movement:
+            ratio = statistics.median(movement[1]) / statistics.median(standard[1])
+            lines.append(f"a movement phase of {name} costs {ratio:.2f}x one of standard play (medians)")
     return lines
+
+
+def compare_variant(name: str, games: int, phases: int, seed: int, rounds: int) -> list[str]:
+    """The lines comparing each phase kind of ``name`` with standard play."""
+    return compare_variants([name], games, phases, seed, rounds)
 
 
 def main() -> int:
@@ -439,14 +454,18 @@ def main() -> int:
     parser.add_argument("--phases", type=int, default=40, help="phases per game at most")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5, help="each phase's time is its best of these")
-    parser.add_argument("--variant", help="a catalog variant to time beside standard, each phase kind")
+    parser.add_argument("--variant", help="a catalog variant to time beside standard, each phase kind "
+                                          "('all': every variant of the catalog)")
     args = parser.parse_args()
     if args.variant:
+        catalog = VariantCatalog()
+        names = [n for n in catalog.names() if n != "standard"] if args.variant == "all" else [args.variant]
         try:
-            VariantCatalog().get(args.variant)
+            for name in names:
+                catalog.get(name)
         except UnknownVariant as exc:
             parser.error(str(exc))
-        print("\n".join(compare_variant(args.variant, args.games, args.phases, args.seed, args.rounds)))
+        print("\n".join(compare_variants(names, args.games, args.phases, args.seed, args.rounds)))
         return 0
     samples = collect(args.games, args.phases, args.seed)[PhaseKind.MOVEMENT]
     check_loading(samples)

@@ -40,6 +40,20 @@ def test_variant_figures_stand_beside_standard_for_every_phase_kind(monkeypatch,
     assert re.fullmatch(r"a movement phase of classical costs [\d.]+x one of standard play \(medians\)", out[8])
 
 
+def test_every_variant_stands_beside_standard_in_one_table(monkeypatch, capsys) -> None:
+    bench = bench_module()
+    monkeypatch.setattr(sys, "argv", ["adjudicate.py", "--variant", "all", "--games", "2", "--phases", "6",
+                                      "--rounds", "1"])
+    assert bench.main() == 0
+    out = capsys.readouterr().out.splitlines()
+    from gm.variants.catalog import VariantCatalog
+    others = [n for n in VariantCatalog().names() if n != "standard"]
+    assert out[0].startswith(f"{len(others)} variants beside standard: 2 random games")
+    movement = [line[13:].split()[0] for line in out[2:3 + len(others)]]
+    assert movement == ["standard", *others]
+    assert [line.split()[4] for line in out[-len(others):]] == others  # "a movement phase of NAME costs"
+
+
 def test_the_variant_phases_are_loaded_back_as_played() -> None:
     bench = bench_module()
     samples = bench.collect(4, 15, 1, "classical", dice=True, kinds=bench.KINDS)
