@@ -33,30 +33,37 @@ CENTRE = (-style.CENTRE_RADIUS - GAP, -style.CENTRE_RADIUS - GAP, style.CENTRE_R
 def spaced_shapes(variant: str) -> MapShapes:
     """The map's shapes with every province's marks clear of its neighbours' marks."""
     shapes = load_shapes(variant)
-    taken = Taken()
+    others = Taken()  # the marks of the provinces settled so far
     provinces = {}
     for pid, shape in shapes.provinces.items():
-        unit = _settle(taken, shape.path, shape.unit, UNIT)
-        coasts = {c: _settle(taken, shape.path, p, UNIT) for c, p in shape.coasts.items()}
-        centre = _settle(taken, shape.path, shape.centre, CENTRE) if shape.centre else None
+        own = Taken()  # this province's marks: the shape file placed them apart already
+        unit = _settle(others, own, shape.path, shape.unit, UNIT)
+        coasts = {c: _settle(others, own, shape.path, p, UNIT) for c, p in shape.coasts.items()}
+        centre = _settle(others, own, shape.path, shape.centre, CENTRE) if shape.centre else None
+        for box in _boxes(own):
+            others.add(box)
         provinces[pid] = replace(shape, unit=unit, coasts=coasts, centre=centre)
     return replace(shapes, provinces=provinces)
 
 
-def _settle(taken: Taken, path: str, spot: Point, around: Box) -> Point:
-    """``spot``, or the nearest point where the box ``around`` it (given around the origin) is
-    clear of what is taken and wholly inside the room (else, failing that, with its middle
-    inside); then taken."""
+def _boxes(taken: Taken) -> set[Box]:
+    return {box for boxes in taken.cells.values() for box in boxes}
+
+
+def _settle(others: Taken, own: Taken, path: str, spot: Point, around: Box) -> Point:
+    """``spot``, unless it touches another province's mark: then the nearest point where the box
+    ``around`` it (given around the origin) is clear of every mark settled and wholly inside the
+    province (else, failing that, with its middle inside). The mark is then the province's own."""
     def at(point: Point) -> Box:
         return point[0] + around[0], point[1] + around[1], point[0] + around[2], point[1] + around[3]
 
-    room = room_of(path) if taken.hits(at(spot)) else None
+    room = room_of(path) if others.hits(at(spot)) else None
     if room is not None:
         partly = None
         for dx, dy in offsets(STEP, REACH).values():
             point = (round(spot[0] + dx, 1), round(spot[1] + dy, 1))
             box = at(point)
-            if taken.hits(box):
+            if others.hits(box) or own.hits(box):
                 continue
             if room.holds(box):
                 spot = point
@@ -65,5 +72,5 @@ def _settle(taken: Taken, path: str, spot: Point, around: Box) -> Point:
                 partly = point
         else:
             spot = partly or spot
-    taken.add(at(spot))
+    own.add(at(spot))
     return spot

@@ -128,7 +128,8 @@ def test_a_game_of_classical_by_mail(world: World) -> None:  # noqa: F811
     assert len(sent) == len(results)
     board = _size(_classical_board())
     for message in sent:
-        (picture,) = [p for p in message.iter_attachments() if p.get_content_type() == "image/png"]
+        (picture, *chart) = [p for p in message.iter_attachments() if p.get_content_type() == "image/png"]
+        assert [c.get_filename() for c in chart] in ([], [f"{GAME}-chart.png"])  # a year's last results: the chart
         assert re.fullmatch(rf"{GAME}-[SFW]-27\d[MRA]\.png", picture.get_filename())
         assert picture.get_content().startswith(b"\x89PNG")
         assert _size(picture.get_content()) == board  # the Mediterranean's picture, not another map

@@ -206,7 +206,8 @@ def test_a_game_of_diplomacy_of_the_empire_by_mail(world: World) -> None:  # noq
     sent = [m for m in sender.sent if "results" in (m["Subject"] or "")]
     assert len(sent) == len(results)
     for message in sent:
-        (picture,) = [p for p in message.iter_attachments() if p.get_content_type() == "image/png"]
+        (picture, *chart) = [p for p in message.iter_attachments() if p.get_content_type() == "image/png"]
+        assert [c.get_filename() for c in chart] in ([], [f"{GAME}-chart.png"])  # a year's last results: the chart
         assert re.fullmatch(rf"{GAME}-[SFW]-4[123][MRA]\.png", picture.get_filename() or "")
         assert picture.get_content().startswith(b"\x89PNG")
 
