@@ -407,7 +407,7 @@ class RomanDiplomacy(Variant):
 
     @staticmethod
     def _followed(gift: Mapping[str, str], went: Mapping[tuple[str, Location], Location | None]) -> Mapping[str, str]:
-        if gift["what"] != "unit":
+        if gift["what"] != "unit" or not gift["where"]:  # not a unit, or one gone already
             return gift
         key = (gift["from"], Location.parse(gift["where"]))
         if key not in went:
