@@ -133,7 +133,7 @@ class Demo:
             self.say(textwrap.indent(text.rstrip(), "      | ", lambda line: True))
 
     def _learn_secret(self, to: str, subject: str, text: str) -> None:
-        secret = re.search(r"^    ([a-z]+-[a-z]+-[a-z]+-\d+)$", text, re.M)
+        secret = re.search(r"^    ((?:[a-z]+-)+\d+)$", text, re.M)  # words and a number (gm.games.passwords)
         power = next((p for p, name in self.players.items() if to.startswith(name + "@")), None)
         if secret and power and ("joined" in subject or "joining" in subject):
             self.secrets[power] = secret.group(1)
