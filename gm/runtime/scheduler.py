@@ -60,7 +60,7 @@ class Scheduler:
 
     def due_games(self) -> list[int]:
         now = self.services.clock.now()
-        with self.services.db.sessions() as session:
+        with self.services.db.reading() as session:
             return list(session.scalars(
                 select(Game.id).where(Game.status == GameStatus.ACTIVE, Game.due_at <= now).order_by(Game.due_at)
             ))

@@ -125,7 +125,7 @@ class Intake:
                         & (InboundMail.content_digest == arrival.content_digest))
         if not keys:
             return
-        with self.services.db.sessions() as session:
+        with self.services.db.reading() as session:
             unfinished = session.scalars(select(InboundMail.id).where(
                 or_(*keys), InboundMail.status == InboundStatus.NEW)).first()
         if unfinished is not None:
@@ -137,7 +137,7 @@ class Intake:
         before = self.services.clock.now() - UNHANDLED_AFTER
         handled = 0
         while handled < limit:
-            with self.services.db.sessions() as session:
+            with self.services.db.reading() as session:
                 waiting = list(session.scalars(_LEFT_UNHANDLED, {"before": before, "limit": 1}))
             if not waiting:
                 break

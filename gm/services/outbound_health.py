@@ -35,7 +35,7 @@ class Outage:
 
 def outage(services: Services) -> Outage | None:
     """The outbound server's outage, if it has one."""
-    with services.db.sessions() as session:
+    with services.db.reading() as session:
         health = session.get(ServerHealth, OUTBOUND)
         if health is None or health.failing_since is None:
             return None

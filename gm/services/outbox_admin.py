@@ -26,7 +26,7 @@ class Entry:
 
 def troubled(services: Services) -> list[Entry]:
     """Mails that failed, and mails still waiting after a failed try, oldest first."""
-    with services.db.sessions() as session:
+    with services.db.reading() as session:
         rows = session.scalars(select(OutboundMail).where(or_(
             OutboundMail.status == OutboundStatus.FAILED,
             (OutboundMail.status == OutboundStatus.PENDING) & (OutboundMail.attempts > 0))).order_by(OutboundMail.id))
@@ -35,7 +35,7 @@ def troubled(services: Services) -> list[Entry]:
 
 
 def pending_count(services: Services) -> int:
-    with services.db.sessions() as session:
+    with services.db.reading() as session:
         return len(session.scalars(select(OutboundMail.id).where(OutboundMail.status == OutboundStatus.PENDING)).all())
 
 

@@ -25,7 +25,7 @@ import os
 import socket
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 
@@ -56,6 +56,9 @@ _CLAIM = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True
 _RELEASE = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)),
                                   _OUTBOX.c.lease_owner == bindparam("owner"))
             .values(lease_until=None, lease_owner=""))
+_RENEW = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail"), _OUTBOX.c.lease_owner == bindparam("owner"),
+                                _OUTBOX.c.status == OutboundStatus.PENDING)
+          .values(lease_until=bindparam("until")))
 _SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail"))
          .values(status=OutboundStatus.SENT, sent_at=bindparam("at"), attempts=_OUTBOX.c.attempts + 1,
                  lease_until=None, lease_owner=""))
@@ -73,6 +76,7 @@ class Dispatcher:
         self.services = services
         self.sender = sender
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._leases: dict[int, datetime] = {}  # mail id -> until when this process holds it
 
     async def drain(self, limit: int = 500) -> Drained:
         """Send what is due now (up to ``limit`` mails), a few claimed at a time."""
@@ -101,6 +105,8 @@ class Dispatcher:
                     self._release(claimed[index:])
                     drained.outage = outbound_health.server_failed(self.services, str(exc))
                     return drained
+                finally:
+                    self._leases.pop(mail_id, None)
                 if was_failing and drained.sent:
                     outbound_health.server_works(self.services)
                     was_failing = False
@@ -115,26 +121,50 @@ class Dispatcher:
             if ids:
                 until = now + timedelta(seconds=self.services.config.outbox_lease)
                 connection.execute(_CLAIM, {"ids": ids, "until": until, "owner": self.owner})
+                self._leases.update(dict.fromkeys(ids, until))
             return ids
 
         return in_transaction(self.services.db, "claiming outgoing mail", claim)
 
+    def _still_ours(self, mail_id: int) -> bool:
+        """Right before sending: whether the claim still holds (renewed when half of it is gone,
+        say while pictures were drawn), so that no other process can be sending it too."""
+        lease = timedelta(seconds=self.services.config.outbox_lease)
+        now = self.services.clock.now()
+        until = self._leases.pop(mail_id, now)
+        if until - now > lease / 2:
+            return True
+        with self.services.db.unit_of_work() as session:
+            renewed = session.connection().execute(_RENEW, {"mail": mail_id, "owner": self.owner, "until": now + lease})
+            return renewed.rowcount == 1
+
     def _release(self, ids: list[int]) -> None:
+        for mail_id in ids:
+            self._leases.pop(mail_id, None)
         with self.services.db.unit_of_work() as session:
             session.connection().execute(_RELEASE, {"ids": ids, "owner": self.owner})
 
     async def _send_one(self, mail_id: int, pictures: dict) -> int:  # type: ignore[type-arg]
         """1 when the mail went; raises ServerFailure when the server takes no mail."""
-        with self.services.db.sessions() as session:
+        undrawn: list[str] = []
+        with self.services.db.reading() as session:  # written to only once it is closed (SQLite: no lock held)
             mail = session.get(OutboundMail, mail_id)
             if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
                 return 0
             try:
-                message = self.build(session, mail, pictures)
+                message: EmailMessage | None = self.build(session, mail, pictures, undrawn)
+                problem = ""
             except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
                 log.exception("mail %s cannot be built", mail_id)
-                self._set_aside(mail_id, f"could not be built: {type(exc).__name__}: {exc}")
-                return 0
+                message, problem = None, f"could not be built: {type(exc).__name__}: {exc}"
+        for text in undrawn:
+            self._tell_admin("a map picture cannot be drawn", text)
+        if message is None:
+            self._set_aside(mail_id, problem)
+            return 0
+        if not self._still_ours(mail_id):
+            log.info("mail %s was taken over by another process (this one held it too long)", mail_id)
+            return 0
         try:
             await self.sender.send(message)
         except ServerFailure:
@@ -145,13 +175,17 @@ class Dispatcher:
         except PermanentFailure as exc:
             self._give_up(mail_id, str(exc))
             return 0
+        self.services.faults.point("after-send")
         # Recorded at once: a crash before this line is the only way to a second copy.
         with self.services.db.unit_of_work() as session:
             session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
         log.info("sent mail %s (%s) to %s", mail_id, message["X-GM-Kind"], message["To"])
         return 1
 
-    def build(self, session: Session, mail: OutboundMail, pictures: dict) -> EmailMessage:  # type: ignore[type-arg]
+    def build(self, session: Session, mail: OutboundMail, pictures: dict,  # type: ignore[type-arg]
+              undrawn: list[str] | None = None) -> EmailMessage:
+        """The mail as sent; ``undrawn`` gets a note for the administrator of each picture that
+        could not be drawn (the mail goes without it, saying so)."""
         config = self.services.config
         message = EmailMessage()
         message["From"] = formataddr((config.judge_name, config.judge_address))

@@ -26,6 +26,7 @@ from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+READ_ONLY = "gm_read_only"  # an execution option: the transaction only reads
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,8 @@ def _sqlite_settings(engine: Engine, timeouts: Timeouts) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # A transaction that only reads takes no lock (WAL: it reads its snapshot beside a writer)
+        connection.exec_driver_sql("BEGIN" if connection.get_execution_options().get(READ_ONLY) else "BEGIN IMMEDIATE")
 
 
 class DatabaseFileError(Exception):
@@ -137,10 +139,18 @@ class Database:
         if migrate:
             upgrade(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._reading = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False)
 
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:
         with self.sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session that only reads: on SQLite it takes no write lock, so it never waits for a
+        writer nor makes one wait (what it reads is one consistent snapshot)."""
+        with self._reading() as session:
             yield session
 
     def dispose(self) -> None:
