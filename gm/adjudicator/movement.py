@@ -273,7 +273,7 @@ class _Resolver:
         variant is asked about the units as they would stand there (a unit moving in, at its
         destination): whether units may share can depend on the province (fleets at sea)."""
         sides = self.share_sides
-        if sides is not None:
+        if sides is not None and a.side == b.side and a.power != b.power:  # partners: as one power
             on_side = self.variant.may_share_on_side
             return all(on_side(_standing(x, province), _standing(y, province), sides)
                        for x in [a, *(a.cargo or ())] for y in [b, *(b.cargo or ())])

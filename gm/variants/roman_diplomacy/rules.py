@@ -392,15 +392,19 @@ class RomanDiplomacy(Variant):
         went; a support the federation makes void fails (20: reported, not only ignored)."""
         position = effects.position
         state = RomanState.of(position)
+        if state.federations:
+            self._void_supports(effects, outcome, state)
+        given = [r for r in effects.rulings if isinstance(r.order, Give) and r.counts]
+        if not given and not state.gifts:
+            return outcome
         went = {(u.power, u.location): where for u, where in outcome.moves}
         gifts = [self._followed(g, went) for g in state.gifts]
-        for ruling in effects.rulings:
+        for ruling in given:
             order = ruling.order
-            if isinstance(order, Give) and ruling.counts:
-                unit_at = order.unit.location if order.what == "unit" and order.unit is not None else None
-                gifts.append(self._gift(position, state, ruling.power, order,
-                                        went.get((ruling.power, unit_at), unit_at) if unit_at else None))
-        self._void_supports(effects, outcome, state)
+            assert isinstance(order, Give)
+            unit_at = order.unit.location if order.what == "unit" and order.unit is not None else None
+            gifts.append(self._gift(position, state, ruling.power, order,
+                                    went.get((ruling.power, unit_at), unit_at) if unit_at else None))
         board = position.replace(extra=dict(outcome.extra if outcome.extra is not None else position.extra))
         outcome.extra = RomanState.of(board).changed(gifts=tuple(gifts)).extra(board)
         return outcome
@@ -443,18 +447,20 @@ class RomanDiplomacy(Variant):
         """5: "Units belonging to the same empire may not support against other": a support of a
         move into a province where a federation partner's unit stays counted for nothing; its
         result says so."""
-        if not state.federations:
+        supports = [(index, order) for index, ruling in enumerate(effects.rulings)
+                    if ruling.acts and isinstance(order := ruling.acting or ruling.order, SupportMove)
+                    and outcome.results[index].succeeded]
+        if not supports:
             return
-        units = effects.position.units
-        for index, ruling in enumerate(effects.rulings):
-            order = ruling.acting or ruling.order
-            result = outcome.results[index]
-            if not (ruling.acts and result.succeeded and isinstance(order, SupportMove)):
-                continue
+        staying: dict[str, list[Unit]] = {}  # province -> the units that did not move out of it
+        for slot, unit in enumerate(effects.position.units):
+            if slot not in outcome.moved:
+                staying.setdefault(unit.location.province, []).append(unit)
+        for index, order in supports:
+            ruling, result = effects.rulings[index], outcome.results[index]
             side = state.side_of(ruling.power)
-            there = order.destination.province
-            partners = [u for slot, u in enumerate(units) if u.location.province == there and slot not in outcome.moved
-                        and u.power != ruling.power and state.side_of(u.power) == side]
+            partners = [u for u in staying.get(order.destination.province, ())
+                        if u.power != ruling.power and state.side_of(u.power) == side]
             if partners:
                 result.succeeded, result.reason = False, Reason.VOID
                 result.detail = (f"{partners[0]} is {partners[0].power}'s, of {ruling.power}'s own federation: "

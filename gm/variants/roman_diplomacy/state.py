@@ -41,8 +41,12 @@ class RomanState:
 
     @classmethod
     def of(cls, position: Position) -> RomanState:
+        global _last
         extra = position.extra
-        return cls(
+        last = _last  # the rules ask a dozen times a phase of one position: read it once
+        if last[0] is extra and last[1] is not None:
+            return last[1]
+        state = cls(
             barbarians=frozenset(extra.get("barbarians", ())),
             empires=dict(extra.get("empires", {})),
             joining=dict(extra.get("joining", {})),
@@ -53,6 +57,8 @@ class RomanState:
             missed={e: (int(counts[0]), int(counts[1])) for e, counts in extra.get("missed", {}).items()},
             special=dict(extra.get("special_build_centres", {})),
         )
+        _last = (extra, state)  # one tuple, rebound at once: safe across threads
+        return state
 
     def extra(self, position: Position) -> dict[str, Any]:
         """The position's ``extra`` with this state in it (empty parts left out)."""
@@ -81,6 +87,11 @@ class RomanState:
         """The name both fight under: the empire's, or its federation's."""
         return " + ".join(self.federation_of(empire))
 
+
+# The last ``extra`` read and its state. A position's ``extra`` is a read-only view of its own
+# copy (gm.domain.position.frozen_mapping), so the same object always holds the same state; it is
+# kept alive here, so its identity is never reused by another.
+_last: tuple[object, RomanState | None] = (None, None)
 
 _KEYS = ("barbarians", "empires", "joining", "federations", "asked", "leaving", "gifts", "missed",
          "special_build_centres")
