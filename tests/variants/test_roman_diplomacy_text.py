@@ -115,3 +115,23 @@ def test_board_ii_a_multiple_centre_counts_once() -> None:
                        extra={"empires": {"Roma": "ROM"}, "barbarians": wild})
     assert [r["outcome"] for r in built["results"]["Roma"]] == ["succeeds", "fails", "fails"]
     assert built["results"]["Roma"][1]["reason"] == "illegal: Roma has only 1 build"
+
+
+# -- 9. civil disorder ----------------------------------------------------------------------------------
+
+def test_a_centre_garrisoned_by_a_civil_disorder_is_no_retreat() -> None:
+    """9 "Centers not occupied by foreign units gain neutral garrisons" at once: Aurelia's empty
+    Belgium, garrisoned when Aurelia falls into civil disorder, is no longer a retreat for
+    Bellona's army dislodged beside it in the same phase, and gm takes the retreat's board back."""
+    extra = {"empires": {"Aurelia": "PAR", "Bellona": "MAR"}, "missed": {"Aurelia": [1, 1]}, "barbarians": []}
+    centres = {"Aurelia": ["BEL", "PAR"], "Bellona": ["MAR"]}
+    moved = adjudicate("S101M", {"Aurelia": ["G PAR", "A PIC"], "Bellona": ["G MAR", "A BUR"], "Cassia": ["A MUN", "A RUH"]},
+                       {"Bellona": ["G MAR H"], "Cassia": ["A MUN - BUR", "A RUH S A MUN - BUR"]}, centers=centres, extra=extra)
+    assert "Aurelia falls into civil disorder: its centres are neutral again" in moved["announcements"]
+    assert "G BEL" in moved["units"]["Neutral"]
+    retreats = moved["dislodged"]["Bellona"][0]["retreats"]
+    assert "BEL" not in retreats and retreats
+    retreated = adjudicate("S101R", moved["units"], {"Bellona": [f"A BUR R {retreats[0]}"]}, centers=moved["centers"],
+                           dislodged=moved["dislodged"], extra=moved["extra"])
+    assert f"A {retreats[0]}" in retreated["units"]["Bellona"]
+

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -651,7 +652,10 @@ class RomanDiplomacy(Variant):
             if not any(u.location.province == centre and u.power != power for u in units):
                 units.append(Unit(NEUTRAL, GARRISON, Location(centre)))
         log.announce(f"{power} falls into civil disorder: its centres are neutral again")
-        board = position.replace(units=sorted_units(units), centres=centres)
+        occupied = {u.location.province for u in units}  # no retreat into a centre just garrisoned
+        dislodged = tuple(replace(d, retreats=tuple(r for r in d.retreats if r.province not in occupied))
+                          for d in position.dislodged)
+        board = position.replace(units=sorted_units(units), centres=centres, dislodged=dislodged)
         federations = tuple(kept for f in state.federations if len(kept := tuple(e for e in f if e != power)) > 1)
         gone = state.changed(
             empires={e: c for e, c in state.empires.items() if e != power}, federations=federations,
