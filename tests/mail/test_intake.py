@@ -196,7 +196,11 @@ def test_account_settings(post: Post) -> None:
     assert "newsecret99" not in body and "> SET PASSWORD ****" in body
     assert "21:00 JST\n    (Asia/Tokyo)" in body
     post.send(FRANCE, "SIGNON France g newsecret99\nSET ADDRESS paris@example.test\n")
-    assert "Your address is now paris@example.test" in post.reply(FRANCE)
+    assert "A code to confirm the change is on its way to paris@example.test" in post.reply(FRANCE)
+    code = re.search(r"CONFIRM ADDRESS (\S+)", post.mails(to="paris@example.test", kind="confirm-address")[0].body)
+    assert code is not None
+    post.send("paris@example.test", f"CONFIRM ADDRESS {code.group(1)}\n")
+    assert "Your address is now paris@example.test" in post.reply("paris@example.test")
     assert post.mails(to=FRANCE, kind="security")
     post.send("paris@example.test", "SIGNON France g newsecret99\nSET ABSENCE 2026-02-01 2026-02-10\n")
     assert "absence from 2026-02-01 to 2026-02-10 is noted" in post.reply("paris@example.test")

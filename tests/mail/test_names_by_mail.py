@@ -76,13 +76,8 @@ def test_the_game_master_cannot_rename_a_power_to_a_name_that_poses(rd: Post) ->
     assert "latium is now Samnium" in reply
 
 
-def test_a_hostile_name_stored_before_the_checks_stops_no_mail(rd: Post, request: pytest.FixtureRequest) -> None:
+def test_a_hostile_name_stored_before_the_checks_stops_no_mail(rd: Post) -> None:
     post, world = rd, rd.world
-    if world.config.database_url.startswith("sqlite"):
-        # gm/services/sending.py tells the administrator of a picture that cannot be drawn in a
-        # transaction of its own while the mail's is open: on SQLite that waits for itself
-        # ("database is locked"), the mail cannot be set aside either, and the drain stops.
-        request.applymarker(pytest.mark.xfail(strict=True, reason="sending.py: a failed picture locks SQLite"))
     for address, request in (("carthago@example.test", "Tunis as Carthago"), ("pontus@example.test", "Ankara as Pontus")):
         post.send(address, f"JOIN {RD} {request}\n")
         secret_in(post.reply(address))
