@@ -25,11 +25,9 @@ class Set(Command):
     summary = ("change your secret, time zone or absences, or move to another address (done when a code "
                "mailed there is sent back from it with CONFIRM); the GM: the game master secret and deadline")
 
-    def echo(self, invocation: Invocation) -> list[str]:
-        words = invocation.text.split()
-        if len(words) >= 2 and words[1].upper() in ("PASSWORD", "SECRET"):
-            return [" ".join(words[:2] + ["****"])]
-        return [invocation.text]
+    def secrets(self, invocation: Invocation) -> list[str]:
+        what, _, value = invocation.args.partition(" ")
+        return [value.strip()] if what.upper() in ("PASSWORD", "SECRET") and value.strip() else []
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         what, _, value = invocation.args.partition(" ")
@@ -152,9 +150,8 @@ class Confirm(Command):
     usage = "CONFIRM ADDRESS <code>"
     summary = "from your new address, with the code mailed there: move your games to it (after SET ADDRESS)"
 
-    def echo(self, invocation: Invocation) -> list[str]:
-        words = invocation.text.split()
-        return [" ".join(words[:-1] + ["****"]) if len(words) > 1 else invocation.text]
+    def secrets(self, invocation: Invocation) -> list[str]:
+        return invocation.args.split()[-1:]
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         words = invocation.args.split()

@@ -67,6 +67,8 @@ class MailContext:
     acting_as: str | None = None  # the power a GM has BECOME
     attach: dict[str, Any] | None = None
     budget: ReplyBudget = field(default_factory=ReplyBudget)  # how much the reply may still echo
+    # Secrets the reply gives out (a JOIN's): masked in the outbox's copy once it is sent.
+    revealed: list[str] = field(default_factory=list)
     # What must be recorded even when the command fails and its changes are undone
     # (a wrong secret is logged; a new address is reported to the player).
     keep: list[Callable[[], None]] = field(default_factory=list)
@@ -137,5 +139,15 @@ class Command(ABC):
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         """Act, and return the lines of this command's section of the reply."""
 
+    def secrets(self, invocation: Invocation) -> list[str]:
+        """The words of this command that are secrets: masked in its echo, and in the stored
+        mail once it is handled (gm.services.masking)."""
+        return []
+
     def echo(self, invocation: Invocation) -> list[str]:
-        return [invocation.text, *invocation.body]
+        text = invocation.text
+        for secret in self.secrets(invocation):
+            before, found, after = text.rpartition(secret)
+            if secret and found:
+                text = f"{before}****{after}"
+        return [text, *invocation.body]

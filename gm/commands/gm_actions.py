@@ -181,7 +181,7 @@ def replace(services: Services, session: Session, game: Game, power: str, email:
     services.audit(session, game, actor, "replaced", power=seat.power, player=player.email)
     services.mailer.queue(
         session, to=player.email, subject=f"{services.config.judge_name}: you now play {seat.power} in {game.name}",
-        template="mail/joined.txt.j2", kind="joined", game_id=game.id, game=game, secret=secret,
+        template="mail/joined.txt.j2", kind="joined", game_id=game.id, game=game, secret=secret, secrets=[secret],
         preference=seat.power, power=seat.power, example=first_order_example(services, game, seat.power),
     )
     return secret

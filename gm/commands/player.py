@@ -80,9 +80,9 @@ class Signon(Command):
     usage = "SIGNON <power> <game> <secret>   (or SIGNON GM <game> <secret>)"
     summary = "sign on as a power (or as the game master) for the rest of this mail"
 
-    def echo(self, invocation: Invocation) -> list[str]:
-        words = invocation.text.split()
-        return [" ".join(words[:-1] + ["****"]) if len(words) > 2 else invocation.text]
+    def secrets(self, invocation: Invocation) -> list[str]:
+        words = invocation.args.split()
+        return words[-1:] if len(words) >= 2 else []
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         ctx.leave()  # whatever happens, nothing signed on to before counts after this line
@@ -225,6 +225,7 @@ class Join(Command):
                 first += " You come into the game at its next adjustment phase."
         else:
             first = f"You have joined {game.name}" + (f", asking for {seat.preference}." if seat.preference else ".")
+        ctx.revealed.append(joined.secret)
         power = seat.power or (seat.preference if variant.power_named(seat.preference or "") else None)
         example = first_order_example(ctx.services, game, power, seat.preference)
         lines = [first,

@@ -81,7 +81,7 @@ def request(services: Services, session: Session, player: Player, address: str) 
         services.audit(session, None, player.email, "address-change-asked", new=address)
         services.mailer.queue(
             session, to=address, subject=f"{services.config.judge_name}: confirm your new address",
-            template="mail/confirm_address.txt.j2", kind="confirm-address", code=code,
+            template="mail/confirm_address.txt.j2", kind="confirm-address", code=code, secrets=[code],
             until=format_moment(until, reader_zone(player.timezone)),
         )
     return Requested(address, until, games)

@@ -138,7 +138,7 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
         services.mailer.queue(
             session, to=settings.gm, subject=f"{services.config.judge_name}: game {game.name} created",
             template="mail/created.txt.j2", kind="created", game_id=game.id, game=game, secret=gm_secret,
-            settings=settings,
+            settings=settings, secrets=[gm_secret],
         )
         for entry in settings.players:
             joined = join(services, session, game, entry.email, entry.name, entry.power, entry.timezone)
@@ -280,7 +280,7 @@ def _welcome(services: Services, session: Session, game: Game, joined: Joined) -
     services.mailer.queue(
         session, to=player.email, subject=f"{services.config.judge_name}: you joined {game.name}",
         template="mail/joined.txt.j2", kind="joined", game_id=game.id,
-        game=game, secret=joined.secret, preference=seat.preference, power=power,
+        game=game, secret=joined.secret, secrets=[joined.secret], preference=seat.preference, power=power,
         example=first_order_example(services, game, power, seat.preference),
     )
 

@@ -151,10 +151,12 @@ class Mailer:
         attach_phase_id: int | None = None,
         in_reply_to: str | None = None,
         body: str | None = None,
+        secrets: list[str] | None = None,
         **context: Any,
     ) -> dict[str, Any]:
         """A mail to queue, rendered from ``template`` with ``context`` (or ``body``: the text
-        as ``render(template, **context)`` gives it, when the caller has it)."""
+        as ``render(template, **context)`` gives it, when the caller has it). ``secrets``: the
+        ones the mail gives out (a new secret, a code), masked in the outbox once it is sent."""
         now = self.clock.now()
         # Whoever wrote what is in them, nothing that does not print goes out (gm.games.plaintext).
         return {
@@ -162,5 +164,5 @@ class Mailer:
             "body": printable(self.render(template, **context) if body is None else body),
             "message_id": self.message_id(), "in_reply_to": in_reply_to, "attach_phase_id": attach_phase_id,
             "status": OutboundStatus.PENDING, "attempts": 0, "next_attempt_at": now, "last_error": "",
-            "created_at": now, "sent_at": None,
+            "created_at": now, "sent_at": None, "secrets": list(secrets or []),
         }

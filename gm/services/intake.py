@@ -40,6 +40,7 @@ from gm.games.notices import tell_gm
 from gm.services.arrival import Arrival, arrive, parse_message
 from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import body_text, readable_lines
+from gm.services.masking import mask_raw
 from gm.services.replying import Addressee, queue_reply
 from gm.store.models import InboundMail, InboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
@@ -52,6 +53,7 @@ _INBOUND_LOCKED = select(_INBOUND).where(_INBOUND.c.id == bindparam("id")).with_
 _INBOUND_HANDLED = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail"))
                     .values(status=bindparam("new_status"), error=bindparam("new_error"),
                             processed_at=bindparam("handled_at")))
+_INBOUND_MASKED = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(raw=bindparam("masked"))
 _SAME_ID_BEFORE = select(func.min(_INBOUND.c.id)).where(_INBOUND.c.message_id == bindparam("message_id"),
                                                         _INBOUND.c.id != bindparam("id"))
 # Stored but never handled (a process died, or gave up waiting): taken by one process each.
@@ -65,6 +67,7 @@ UNHANDLED_AFTER = timedelta(minutes=1)  # a mail stored longer ago than this and
 class Handled:
     status: str
     note: str = ""  # why it was ignored, or what of its reply was held back
+    secrets: tuple[str, ...] = ()  # written in its commands: masked in the stored mail
 
 
 class Intake:
@@ -171,26 +174,31 @@ class Intake:
         handled = self._answer(session, row, message or parse_message(row.raw))
         connection.execute(_INBOUND_HANDLED, {"mail": inbound_id, "new_status": handled.status,
                                               "new_error": handled.note, "handled_at": self.services.clock.now()})
+        masked = mask_raw(row.raw, handled.secrets)  # no secret kept in clear once it served
+        if masked != row.raw:
+            connection.execute(_INBOUND_MASKED, {"mail": inbound_id, "masked": masked})
         self.services.faults.point("intake-before-commit")
         return handled
 
     def _answer(self, session: Session, row: Row[Any], message: Message) -> Handled:
+        invocations = self.commands_in(message)
+        secrets = tuple(s for i in invocations for s in self.table.find(i.name).secrets(i))  # type: ignore[union-attr]
         ignore = reason_to_ignore(message, self.services.config.judge_address, self.services.mailer.is_own_message_id)
         if ignore:
-            return Handled(InboundStatus.IGNORED, ignore)
+            return Handled(InboundStatus.IGNORED, ignore, secrets)
         to = Addressee(row.sender, row.message_id, row.subject, row.received_at, refused_whole=bool(row.cut))
         if row.cut:
-            return Handled(InboundStatus.DONE, _note(f"too large: {row.cut}",
-                                                    queue_reply(self.services, session, to, [self._too_large(row)])))
+            return Handled(InboundStatus.DONE, _note(f"too large: {row.cut}", queue_reply(
+                self.services, session, to, [self._too_large(row)])), secrets)
         ctx = MailContext(services=self.services, session=session, sender=row.sender, now=self.services.clock.now(),
                           received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
                           authenticated=_authenticated(message))
-        invocations = self.commands_in(message)
         if invocations:
             sections = run_commands(ctx, self.table, invocations)
         else:
             sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
-        return Handled(InboundStatus.DONE, queue_reply(self.services, session, to, sections, attach=ctx.attach))
+        return Handled(InboundStatus.DONE, queue_reply(self.services, session, to, sections, attach=ctx.attach,
+                                                       secrets=ctx.revealed), secrets)
 
     def commands_in(self, message: Message) -> list[Invocation]:
         """What the mail asks for: its text (quotes and signature left out) as commands."""

@@ -31,8 +31,9 @@ class Addressee:
 
 
 def queue_reply(services: Services, session: Session, to: Addressee, sections: list[Section],
-                attach: dict[str, Any] | None = None) -> str:
-    """Queue the reply; what was held back and why ("" when nothing was)."""
+                attach: dict[str, Any] | None = None, secrets: list[str] | None = None) -> str:
+    """Queue the reply (``secrets``: ones it gives out, masked in the outbox once it is sent);
+    what was held back and why ("" when nothing was)."""
     refusal = to.refused_whole or all(not s.ok for s in sections) or any(
         s.command == SIGNON and not s.ok for s in sections)
     facts = ReplyFacts(services, session, to.sender, refusal)
@@ -48,7 +49,7 @@ def queue_reply(services: Services, session: Session, to: Addressee, sections: l
         kind = "map"
     services.mailer.queue(
         session, to=to.sender, subject=reply_subject(to.subject), template="mail/reply.txt.j2", kind=kind,
-        game_id=game_id, attach_phase_id=phase_id, in_reply_to=to.message_id,
+        game_id=game_id, attach_phase_id=phase_id, in_reply_to=to.message_id, secrets=secrets,
         sections=sections, received=to.received_at,
     )
     return ""

@@ -36,6 +36,7 @@ from gm.games.context import Services
 from gm.games.notices import tell_gm
 from gm.games.pictures import Attachment, attachments
 from gm.services import outbound_health
+from gm.services.masking import mask_text
 from gm.store.models import Game, OutboundMail, OutboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
@@ -62,6 +63,7 @@ _RENEW = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail"), _OUTBOX.c.lea
 _SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail"))
          .values(status=OutboundStatus.SENT, sent_at=bindparam("at"), attempts=_OUTBOX.c.attempts + 1,
                  lease_until=None, lease_owner=""))
+_SENT_MASKED = _SENT.values(body=bindparam("masked"), secrets=[])  # a mail that gave out a secret
 
 
 @dataclass
@@ -151,6 +153,7 @@ class Dispatcher:
             mail = session.get(OutboundMail, mail_id)
             if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
                 return 0
+            masked = mask_text(mail.body, mail.secrets) if mail.secrets else None
             try:
                 message: EmailMessage | None = self.build(session, mail, pictures, undrawn)
                 problem = ""
@@ -178,7 +181,11 @@ class Dispatcher:
         self.services.faults.point("after-send")
         # Recorded at once: a crash before this line is the only way to a second copy.
         with self.services.db.unit_of_work() as session:
-            session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
+            if masked is None:
+                session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
+            else:  # the secret was delivered: gm keeps no copy of it in clear
+                session.connection().execute(_SENT_MASKED, {"mail": mail_id, "at": self.services.clock.now(),
+                                                            "masked": masked})
         log.info("sent mail %s (%s) to %s", mail_id, message["X-GM-Kind"], message["To"])
         return 1
 

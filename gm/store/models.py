@@ -307,6 +307,8 @@ class OutboundMail(Base):
     # runs out and another process sends the mail, with the same Message-ID.
     lease_until: Mapped[datetime | None] = mapped_column()
     lease_owner: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    # Secrets the mail gives out (a new secret, a code): masked in its body once it is sent.
+    secrets: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
 
 
 class ServerHealth(Base):
