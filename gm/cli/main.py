@@ -6,7 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from sqlalchemy.exc import DBAPIError
+
 from gm.cli import adjudicate_cmd, demo_cmd, mail_cmd, maps_cmd, outbox_cmd, render_cmd, run_cmd
+from gm.store.database import DatabaseFileError
+from gm.store.retry import waited
+
+EX_TEMPFAIL = 75  # sysexits.h: try again later (cron reports it; a mail server keeps the mail)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +32,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except DatabaseFileError as exc:  # names the file that is wrong: nothing to retry until it is fixed
+        print(f"gm: {exc}", file=sys.stderr)
+        return 1
+    except DBAPIError as exc:
+        wait = waited(exc)
+        if wait is None:
+            raise
+        print(f"gm {args.command}: gave up waiting for {wait}; nothing was done, the next run does it", file=sys.stderr)
+        return EX_TEMPFAIL
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher, Drained
-from gm.store.retry import DatabaseBusy
+from gm.store.retry import or_left_for_later
 from gm.transport import Inbox, InboxUnavailable
 
 log = logging.getLogger(__name__)
@@ -51,25 +51,24 @@ class Daemon:
         self._wake_sender = asyncio.Event()
 
     async def once(self) -> RoundReport:
+        """One round of each loop; a part that gave up waiting for the database is noted in the
+        report and left for the next round, the others still run."""
         report = RoundReport()
         try:
-            report.received = await self.inbox.drain(self.intake.deliver)
+            with or_left_for_later("reading the inbox", report.busy):  # the mail stays there, or stored
+                report.received = await self.inbox.drain(self.intake.deliver)
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
             log.warning("inbox unavailable: %s", exc)
-        except DatabaseBusy as exc:  # the mail stays in the inbox (and stored): the next round has it
-            log.warning("%s", exc)
-            report.busy.append(str(exc))
         self._handle_left_unhandled(report)
-        report.tick = self.scheduler.tick()
-        report.drained = await self.dispatcher.drain()
+        with or_left_for_later("the deadlines", report.busy):
+            report.tick = self.scheduler.tick()
+        with or_left_for_later("sending", report.busy):
+            report.drained = await self.dispatcher.drain()
         return report
 
     def _handle_left_unhandled(self, report: RoundReport) -> None:
-        try:
+        with or_left_for_later("mails left unhandled", report.busy):
             self.intake.handle_left_unhandled()
-        except DatabaseBusy as exc:
-            log.warning("%s", exc)
-            report.busy.append(str(exc))
 
     async def run(self, tick_seconds: float = 30.0, send_seconds: float = 5.0) -> None:
         await asyncio.gather(

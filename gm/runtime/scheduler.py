@@ -44,7 +44,8 @@ class Scheduler:
 
     def tick(self) -> TickReport:
         report = TickReport()
-        report.refused_settings = self.settings_files.sync().refused
+        synced = self.settings_files.sync()
+        report.refused_settings, report.busy = synced.refused, synced.busy
         for game_id in self.due_games():
             try:
                 done = in_transaction(self.services.db, f"game {game_id}",

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 class SyncReport:
     read: list[str] = field(default_factory=list)  # files accepted
     refused: list[str] = field(default_factory=list)  # messages
+    busy: list[str] = field(default_factory=list)  # left for the next tick: why
 
 
 class SettingsFiles:
@@ -68,6 +69,7 @@ class SettingsFiles:
                 continue
             except DatabaseBusy as exc:
                 log.warning("%s", exc)
+                report.busy.append(str(exc))
                 self._seen.pop(path, None)  # read again at the next tick
                 return
         report.read.append(str(path))

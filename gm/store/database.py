@@ -82,12 +82,14 @@ _FILE_PROBLEMS = ("readonly database", "unable to open database file", "disk I/O
 
 def unusable_file(database: Path) -> str | None:
     """Which of the database's files (or their directory) this process cannot write, and why."""
-    directory = database.parent
-    for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
-        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-            return f"{path} is not writable by this user (uid {os.getuid()}): fix its owner or mode"
-    if not os.access(directory, os.W_OK | os.X_OK):
-        return (f"the directory {directory} is not writable by this user (uid {os.getuid()}); SQLite creates "
+    wrong = [path for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm"))
+             if path.exists() and not os.access(path, os.R_OK | os.W_OK)]
+    if wrong:
+        names = " and ".join(str(path) for path in wrong)
+        return (f"{names} {'is' if len(wrong) == 1 else 'are'} not writable by this user (uid {os.getuid()}): fix "
+                "the owner or mode (SQLite gives the -wal and -shm files the database's mode when it makes them)")
+    if not os.access(database.parent, os.W_OK | os.X_OK):
+        return (f"the directory {database.parent} is not writable by this user (uid {os.getuid()}); SQLite makes "
                 f"{database.name}-wal and {database.name}-shm beside the database")
     return None
 
@@ -112,7 +114,7 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def current_revision(engine: Engine) -> str | None:
-    with engine.connect() as connection:
+    with engine.execution_options(**{READ_ONLY: True}).connect() as connection:  # waits for no writer
         return MigrationContext.configure(connection).get_current_revision()
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -82,3 +83,21 @@ def in_transaction(db: Database, what: str, work: Callable[[Session], T], attemp
             log.info("%s met %s; running it again (attempt %d)", what, reason, attempt + 1)
             sleep(random.uniform(0.005, 0.05) * attempt)  # apart, so two retrying processes do not meet again
     raise AssertionError("unreachable")
+
+
+@contextmanager
+def or_left_for_later(what: str, busy: list[str]) -> Iterator[None]:
+    """Work that gave up waiting (``DatabaseBusy``, or a bounded wait outside ``in_transaction``)
+    is noted in ``busy`` and logged, not raised: the next run takes it up."""
+    try:
+        yield
+        return
+    except DatabaseBusy as exc:
+        note = str(exc)
+    except DBAPIError as exc:
+        wait = waited(exc)
+        if wait is None:
+            raise
+        note = f"{what}: gave up waiting for {wait}; left for the next run"
+    log.warning("%s", note)
+    busy.append(note)
