@@ -5,39 +5,17 @@ traces every rule to its tests)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from gm.interchange import adjudicate_json
 from gm.orders import OrderGrammar
-from gm.variants.catalog import VariantCatalog
+from tests.variants.test_diplomacy_of_the_empire import EMPIRE, adjudicate, city, state
 
-CATALOG = VariantCatalog()
-EMPIRE = CATALOG.get("diplomacy-of-the-empire")
 GRAMMAR = OrderGrammar.for_variant(EMPIRE)
-CLAIMANTS = ("Egyptus", "Galatia", "Hispania", "Italia", "Macedonia", "Mesopotamia", "Numidia")
 
 
 def at(name: str) -> str:
     """The province the text names, as the text spells it ("Caesarienis", "Africa Procons")."""
     return GRAMMAR.parse_location(name).province
-
-
-def adjudicate(phase: str, units: dict[str, list[str]], orders: dict[str, list[str]] | None = None,
-               **more: Any) -> dict[str, Any]:
-    document = {"variant": "diplomacy-of-the-empire", "phase": phase, "units": units, "orders": orders or {}, **more}
-    return adjudicate_json(document, CATALOG)
-
-
-def city(owner: str, fort: bool = False, capital: bool = False) -> dict[str, Any]:
-    return {"owner": owner, "fort": fort, "capital": capital}
-
-
-def state(treasury: dict[str, int] | None = None, cities: dict[str, dict[str, Any]] | None = None,
-          roads: list[list[str]] | None = None, control: dict[str, str] | None = None, **more: Any) -> dict[str, Any]:
-    return {"treasury": {p: 0 for p in CLAIMANTS} | (treasury or {}), "cities": cities or {}, "roads": roads or [],
-            "control": control or {}, "inflation": 1, **more}
 
 
 HOME = {"HIS": city("Hispania", True, True)}

@@ -4,15 +4,11 @@ run through `gm adjudicate` (docs/rules/rise-of-rome-ii.md traces every rule to 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from gm.interchange import adjudicate_json
 from gm.maps.model import normalise_name
-from gm.variants.catalog import VariantCatalog
+from tests.variants.test_rise_of_rome_ii import CATALOG, adjudicate, outcome
 
-CATALOG = VariantCatalog()
 ROR = CATALOG.get("rise-of-rome-ii")
 NAMES = {normalise_name(p.name): p.id for p in ROR.map.provinces.values()}
 
@@ -20,18 +16,6 @@ NAMES = {normalise_name(p.name): p.id for p in ROR.map.provinces.values()}
 def at(name: str) -> str:
     """The province the text names."""
     return NAMES[normalise_name(name)]
-
-
-def adjudicate(phase: str, units: dict[str, list[str]], orders: dict[str, list[str]] | None = None,
-               **more: Any) -> dict[str, Any]:
-    document = {"variant": "rise-of-rome-ii", "phase": phase, "units": units, "orders": orders or {}, **more}
-    return adjudicate_json(document, CATALOG)
-
-
-def outcome(result: dict[str, Any], power: str, order: str) -> dict[str, Any]:
-    found = [r for r in result["results"][power] if r["order"] == order]
-    assert len(found) == 1, result["results"][power]
-    return found[0]
 
 
 # -- 1.1, 2, 10: the start ----------------------------------------------------------------------
