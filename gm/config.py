@@ -1,5 +1,12 @@
 """The server's own configuration (not a game's): where the database, the settings files and
-the mailboxes are. Every value has an embedded default, so `gm` runs with no file at all."""
+the mailboxes are. Every value has an embedded default, so `gm` runs with no file at all.
+
+Secrets are never written in the configuration itself: a value ``$NAME`` (the mailboxes'
+``password``, ``database_password``) is read from ``secrets_file`` (``NAME=value`` lines, the
+syntax of a systemd EnvironmentFile) or else from the environment, so that the daemon, cron,
+an MTA pipe and ``gm check`` all find them the same way. A name found in neither is an error
+that names it, never an empty password sent to a server.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,10 @@ from typing import Any
 
 from gm.yamlfile import YamlProblem, load_strict
 
+INBOUND_KINDS = ("maildir", "imap")
+OUTBOUND_KINDS = ("maildir", "smtp")
+TLS_MODES = {"imap": ("ssl", "none"), "smtp": ("starttls", "ssl", "none")}
+
 
 @dataclass(frozen=True)
 class MailboxConfig:
@@ -18,19 +29,23 @@ class MailboxConfig:
     kind: str = "maildir"  # maildir | imap | smtp
     path: Path | None = None  # maildir
     host: str = "127.0.0.1"
-    port: int = 0
+    port: int = 0  # 0: the usual port for the kind and tls (IMAP 993/143, SMTP 587/465/25)
     username: str = ""
     password: str = ""
     tls: str = "none"  # none | starttls | ssl
     mailbox: str = "INBOX"  # imap
-    ca_file: str | None = None
+    ca_file: str | None = None  # the CA (or the server's own certificate) to check the server against
     idle_seconds: int = 300
+
+    def __repr__(self) -> str:  # never the password, whatever prints a configuration
+        shown = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "password"}
+        return f"MailboxConfig({', '.join(f'{k}={v!r}' for k, v in shown.items())}, password=***)"
 
 
 @dataclass(frozen=True)
 class AppConfig:
     home: Path  # where embedded defaults keep their files
-    database_url: str
+    database_url: str  # with database_password in it, when one is configured
     games_dir: Path
     judge_address: str = "gm@localhost"
     judge_name: str = "gm"
@@ -43,6 +58,8 @@ class AppConfig:
     lock_timeout: float = 20.0  # seconds a process waits for a lock before leaving the work to the next run
     statement_timeout: float = 120.0  # seconds one SQL statement may run (PostgreSQL)
     outbox_lease: float = 300.0  # seconds a sending process holds the mails it claimed
+    source: Path | None = None  # the file this was read from (None: the embedded defaults)
+    secrets_file: Path | None = None  # NAME=value lines that $NAME values are read from
 
     @property
     def read_limit(self) -> int:
@@ -54,9 +71,39 @@ class AppConfig:
     def domain(self) -> str:
         return self.judge_address.rsplit("@", 1)[-1]
 
+    @property
+    def database_shown(self) -> str:
+        """The database URL as logs and messages show it: without its password."""
+        return shown_url(self.database_url)
+
+    def secrets(self) -> list[str]:
+        """Every secret in this configuration (logs mask them, whatever writes them)."""
+        from sqlalchemy.engine import make_url
+
+        found = [self.inbound.password, self.outbound.password, make_url(self.database_url).password or ""]
+        return [str(secret) for secret in found if secret]
+
+    def __repr__(self) -> str:
+        return (f"AppConfig(source={self.source}, database={self.database_shown}, home={self.home}, "
+                f"games_dir={self.games_dir}, inbound={self.inbound!r}, outbound={self.outbound!r})")
+
 
 class ConfigError(Exception):
     pass
+
+
+KEYS = ("home", "database", "database_password", "secrets_file", "games_dir", "judge_address", "judge_name",
+        "admin_address", "inbound", "outbound", "max_mail_bytes", "sender_rate", "require_authentication_results",
+        "lock_timeout", "statement_timeout", "outbox_lease")
+
+
+def shown_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads: show no part of it that might be secret
+        return url.split("@", 1)[-1] if "@" in url else url
 
 
 def default_config(home: Path | None = None) -> AppConfig:
@@ -70,9 +117,14 @@ def default_config(home: Path | None = None) -> AppConfig:
     )
 
 
+def config_path(path: Path | None) -> Path | None:
+    """The file a command reads: ``path`` (--config), else $GM_CONFIG, else none (the defaults)."""
+    return path or (Path(os.environ["GM_CONFIG"]) if os.environ.get("GM_CONFIG") else None)
+
+
 def load_config(path: Path | None) -> AppConfig:
     """The defaults, overridden by the file at ``path`` (or $GM_CONFIG) when there is one."""
-    path = path or (Path(os.environ["GM_CONFIG"]) if os.environ.get("GM_CONFIG") else None)
+    path = config_path(path)
     if path is None:
         return default_config()
     try:
@@ -81,29 +133,88 @@ def load_config(path: Path | None) -> AppConfig:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror})") from None
     except YamlProblem as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    base = default_config(path.parent / str(raw.get("home", "var")))  # relative to the file
-    known = {"home", "database", "games_dir", "judge_address", "judge_name", "admin_address", "inbound", "outbound",
-             "max_mail_bytes", "sender_rate", "require_authentication_results", "lock_timeout", "statement_timeout",
-             "outbox_lease"}
-    unknown = set(raw) - known
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: must be a mapping of settings (deploy/README.md lists them)")
+    unknown = set(raw) - set(KEYS)
     if unknown:
-        raise ConfigError(f"{path}: unknown settings {sorted(unknown)} (known: {sorted(known)})")
+        raise ConfigError(f"{path}: unknown settings {sorted(unknown)} (known: {sorted(KEYS)})")
+    base = default_config(path.parent / str(raw.get("home", "var")))  # relative to the file
+    secrets = Secrets(path, Path(raw["secrets_file"]) if raw.get("secrets_file") else None)
     return AppConfig(
         home=base.home,
-        database_url=str(raw.get("database", base.database_url)),
+        database_url=_database(raw, base.database_url, secrets),
         games_dir=Path(raw.get("games_dir", base.games_dir)),
         judge_address=str(raw.get("judge_address", base.judge_address)),
         judge_name=str(raw.get("judge_name", base.judge_name)),
         admin_address=str(raw.get("admin_address", base.admin_address)),
-        inbound=_mailbox(raw.get("inbound"), base.inbound, path),
-        outbound=_mailbox(raw.get("outbound"), base.outbound, path),
-        max_mail_bytes=int(raw.get("max_mail_bytes", base.max_mail_bytes)),
-        sender_rate=int(raw.get("sender_rate", base.sender_rate)),
-        require_authentication_results=bool(raw.get("require_authentication_results", False)),
+        inbound=_mailbox("inbound", raw.get("inbound"), base.inbound, path, secrets),
+        outbound=_mailbox("outbound", raw.get("outbound"), base.outbound, path, secrets),
+        max_mail_bytes=_count(raw, "max_mail_bytes", base.max_mail_bytes, path),
+        sender_rate=_count(raw, "sender_rate", base.sender_rate, path),
+        require_authentication_results=_flag(raw, "require_authentication_results", path),
         lock_timeout=_seconds(raw, "lock_timeout", base.lock_timeout, path),
         statement_timeout=_seconds(raw, "statement_timeout", base.statement_timeout, path),
         outbox_lease=_seconds(raw, "outbox_lease", base.outbox_lease, path),
+        source=path.resolve(),
+        secrets_file=secrets.file,
     )
+
+
+class Secrets:
+    """``$NAME`` values: from the secrets file, else the environment."""
+
+    def __init__(self, config: Path, file: Path | None):
+        self.config = config
+        self.file = file
+        self.values: dict[str, str] = read_secrets_file(file) if file is not None else {}
+
+    def resolve(self, key: str, value: Any) -> str:
+        if not isinstance(value, str) or not value.startswith("$"):
+            return "" if value is None else str(value)
+        name = value[1:].strip("{}")
+        if name in self.values:
+            return self.values[name]
+        if name in os.environ:
+            return os.environ[name]
+        where = f"in {self.file} nor in the environment" if self.file else "in the environment (and no secrets_file is set)"
+        raise ConfigError(f"{self.config}: {key} is {value}, which is set neither {where}")
+
+
+def read_secrets_file(file: Path) -> dict[str, str]:
+    """``NAME=value`` lines (``#`` comments, blank lines and an ``export`` before the name
+    allowed; a value in single or double quotes is taken without them, otherwise as written)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"secrets_file {file}: cannot be read ({exc.strerror}); it must be readable by the user "
+                          f"gm runs as (uid {os.getuid()})") from None
+    values: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, equals, value = line.removeprefix("export ").partition("=")
+        name = name.strip()
+        if not equals or not name.isidentifier():
+            raise ConfigError(f"secrets_file {file}, line {number}: not NAME=value")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[name] = value
+    return values
+
+
+def _database(raw: dict[str, Any], default: str, secrets: Secrets) -> str:
+    url = str(raw.get("database", default))
+    if raw.get("database_password") is None:
+        return url
+    from sqlalchemy.engine import make_url
+
+    password = secrets.resolve("database_password", raw["database_password"])
+    try:
+        return make_url(url).set(password=password).render_as_string(hide_password=False)
+    except Exception as exc:  # noqa: BLE001 - SQLAlchemy's words for a malformed URL
+        raise ConfigError(f"{secrets.config}: database is not a database URL ({exc})") from None
 
 
 def _seconds(raw: dict[str, Any], key: str, default: float, source: Path) -> float:
@@ -113,19 +224,48 @@ def _seconds(raw: dict[str, Any], key: str, default: float, source: Path) -> flo
     return float(value)
 
 
-def _mailbox(raw: Any, default: MailboxConfig, source: Path) -> MailboxConfig:
+def _count(raw: dict[str, Any], key: str, default: int, source: Path) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{source}: {key} must be a whole number (1 or more), not {value!r}")
+    return value
+
+
+def _flag(raw: dict[str, Any], key: str, source: Path) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{source}: {key} must be true or false, not {value!r}")
+    return value
+
+
+def _mailbox(side: str, raw: Any, default: MailboxConfig, source: Path, secrets: Secrets) -> MailboxConfig:
     if raw is None:
         return default
     if not isinstance(raw, dict):
-        raise ConfigError(f"{source}: mailbox settings must be a mapping")
+        raise ConfigError(f"{source}: {side} must be a mapping of mailbox settings")
     fields = set(MailboxConfig.__dataclass_fields__)
     unknown = set(raw) - fields
     if unknown:
-        raise ConfigError(f"{source}: unknown mailbox settings {sorted(unknown)} (known: {sorted(fields)})")
-    values = dict(raw)
-    if "path" in values:
+        raise ConfigError(f"{source}: unknown {side} settings {sorted(unknown)} (known: {sorted(fields)})")
+    values = {**default.__dict__, **raw}
+    kinds = INBOUND_KINDS if side == "inbound" else OUTBOUND_KINDS
+    if values["kind"] not in kinds:
+        raise ConfigError(f"{source}: {side} kind must be {' or '.join(kinds)}, not {values['kind']!r}")
+    if values.get("path") is not None:
         values["path"] = Path(values["path"])
-    password_env = values.get("password", "")
-    if isinstance(password_env, str) and password_env.startswith("$"):
-        values["password"] = os.environ.get(password_env[1:], "")
-    return MailboxConfig(**{**default.__dict__, **values})
+    if values["kind"] != "maildir":
+        modes = TLS_MODES[values["kind"]]
+        if "tls" not in raw:
+            values["tls"] = modes[0]  # encrypted unless said otherwise
+        if values["tls"] not in modes:
+            raise ConfigError(f"{source}: {side} tls must be {' or '.join(modes)} for {values['kind']}, "
+                              f"not {values['tls']!r}")
+    for key in ("port", "idle_seconds"):
+        if isinstance(values[key], bool) or not isinstance(values[key], int) or values[key] < 0:
+            raise ConfigError(f"{source}: {side} {key} must be a whole number, not {values[key]!r}")
+    if values.get("ca_file") is not None:
+        values["ca_file"] = str(values["ca_file"])
+    values["password"] = secrets.resolve(f"{side} password", raw.get("password", default.password))
+    for key in ("host", "username", "mailbox"):
+        values[key] = str(values[key])
+    return MailboxConfig(**values)

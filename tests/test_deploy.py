@@ -13,6 +13,7 @@ DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 def test_the_server_configurations_load(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("GM_IMAP_PASSWORD", "imap-secret")
+    monkeypatch.setenv("GM_SMTP_PASSWORD", "smtp-secret")
     config = load_config(DEPLOY / "gm.example.yaml")
     assert config.inbound.kind == "imap" and config.inbound.password == "imap-secret"
     assert config.outbound.kind == "smtp" and config.database_url.startswith("postgresql")

@@ -6,8 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
+from gm.cli import logs
 from gm.cli import adjudicate_cmd, demo_cmd, mail_cmd, maps_cmd, outbox_cmd, render_cmd, run_cmd
 from gm.store.database import DatabaseFileError
 from gm.store.retry import waited
@@ -18,6 +19,7 @@ EX_TEMPFAIL = 75  # sysexits.h: try again later (cron reports it; a mail server 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gm", description="A play-by-email Diplomacy game master.")
     parser.add_argument("--config", help="the server's configuration file (default: $GM_CONFIG, or built-in defaults)")
+    logs.add_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (adjudicate_cmd, maps_cmd, run_cmd, render_cmd, mail_cmd, outbox_cmd, demo_cmd):
         module.register(commands)
@@ -26,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    logs.setup_from(args)
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
@@ -37,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except DBAPIError as exc:
         wait = waited(exc)
+        if wait is None and isinstance(exc, OperationalError):  # down, refused, wrong password: say so, no traceback
+            print(f"gm {args.command}: cannot use the database: {str(exc.orig).strip()}; nothing was done",
+                  file=sys.stderr)
+            return EX_TEMPFAIL
         if wait is None:
             raise
         print(f"gm {args.command}: gave up waiting for {wait}; nothing was done, the next run does it", file=sys.stderr)

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 from gm.app import App
-from gm.config import ConfigError, load_config
+from gm.cli import logs, startup
+from gm.config import AppConfig, ConfigError, load_config
 from gm.store.database import current_revision, downgrade, head_revision, make_engine, upgrade
+
+log = logging.getLogger("gm.run")
 
 
 def register(commands: Any) -> None:
@@ -35,11 +41,15 @@ def register(commands: Any) -> None:
     status.set_defaults(run=run_db_status)
 
 
-def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def config_from(args: argparse.Namespace) -> AppConfig:
+    """The configuration; its secrets are masked in the log from here on, and on PostgreSQL the
+    database connections carry this process's name (gm.cli.startup)."""
     try:
-        return load_config(Path(args.config) if getattr(args, "config", None) else None)
+        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
     except ConfigError as exc:
         raise SystemExit(f"gm: {exc}") from None
+    logs.mask(config.secrets())
+    return startup.named(config, getattr(args, "command", None) or "")
 
 
 EX_TEMPFAIL = 75  # sysexits.h: cron reports it; the next tick goes on where this one stopped
@@ -52,11 +62,9 @@ def run_tick(args: argparse.Namespace) -> int:
     try:
         report = asyncio.run(app.daemon().once())
         for line in report.tick.processed:
-            print(f"processed {line}")
-        for line in report.tick.refused_settings:
-            print(line)
+            log.info("processed %s", line)
         if report.received or report.sent:
-            print(f"received {report.received} mails, sent {report.sent}")
+            log.info("received %d mails, sent %d", report.received, report.sent)
         problems = report.problems()
         for problem in problems:
             print(f"gm tick: {problem}", file=sys.stderr)
@@ -66,19 +74,60 @@ def run_tick(args: argparse.Namespace) -> int:
 
 
 def run_daemon(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = App(config_from(args))
+    config = config_from(args)
+    log.info("gm run starting, pid %d on %s: %s", os.getpid(), socket.gethostname(), startup.versions())
+    for line in startup.summary(config):
+        log.info("%s", line)
+    app = App(config)
     try:
+        log.info("schema at %s", current_revision(app.db.engine))
+        _say_role(app, args.interval)
         daemon = app.daemon()
         if args.once:
             asyncio.run(daemon.once())
             return 0
-        asyncio.run(daemon.run(tick_seconds=args.interval))
+        asyncio.run(_serve(daemon, args.interval))
     except KeyboardInterrupt:
-        return 0
+        log.info("interrupted: stopping")
     finally:
         app.close()
+    log.info("gm run stopped")
     return 0
+
+
+def _say_role(app: App, interval: float) -> None:
+    """What this daemon does, and which other gm processes share its database (gm.cli.startup)."""
+    log.info("role: the daemon: the inbox (IDLE or polling), the deadlines every %g s and the outbox; any number "
+             "of gm processes may share this database, each mail and game is taken by one at a time "
+             "(docs/delivery.md)", interval)
+    others = startup.others(app.db.engine, "run")
+    if others is None:
+        log.info("SQLite: other gm processes on this host share the database one write at a time")
+    elif any(name.startswith("gm run ") for name in others):
+        log.warning("another gm daemon works on this database (%s): safe, the two share the work; stop one if it "
+                    "was started by mistake", ", ".join(others))
+    elif others:
+        log.info("other gm processes on this database now: %s", ", ".join(others))
+
+
+async def _serve(daemon: Any, interval: float) -> None:
+    """Runs the daemon until SIGTERM (systemctl stop) or SIGINT: the loops are cancelled where
+    they wait; a mail being handled is committed or rolled back whole, a mail being sent goes
+    again after outbox_lease (docs/delivery.md)."""
+    running = asyncio.ensure_future(daemon.run(tick_seconds=interval))
+    loop = asyncio.get_running_loop()
+
+    def stop(signum: int) -> None:
+        log.info("%s received: stopping", signal.Signals(signum).name)
+        running.cancel()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        await running
+    except asyncio.CancelledError:
+        if not running.cancelled():
+            raise
 
 
 def run_reload(args: argparse.Namespace) -> int:

@@ -59,6 +59,7 @@ class Daemon:
                 report.received = await self.inbox.drain(self.intake.deliver)
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
             log.warning("inbox unavailable: %s", exc)
+            report.busy.append(f"the inbox could not be read ({exc}); its mail waits there for the next run")
         self._handle_left_unhandled(report)
         with or_left_for_later("the deadlines", report.busy):
             report.tick = self.scheduler.tick()

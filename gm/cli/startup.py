@@ -1,0 +1,103 @@
+"""What a long-running gm process says about itself when it starts: its versions, its
+configuration without secrets, its role, and the other gm processes working on its database.
+
+Several gm processes on one database are safe by design (docs/delivery.md): each mail and each
+game is taken by one of them at a time. A daemon says so at start-up, naming the others it sees
+(on PostgreSQL each gm connection carries the process's name, ``application_name``), so that a
+second daemon started by mistake is never unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+from dataclasses import replace
+from importlib import metadata
+from typing import TYPE_CHECKING
+
+from gm.config import AppConfig, MailboxConfig
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+LIBRARIES = ("SQLAlchemy", "alembic", "aioimaplib", "aiosmtplib", "psycopg")
+
+
+def process_name(command: str) -> str:
+    """How this process names itself to PostgreSQL (at most 63 bytes are kept)."""
+    return f"gm {command} {socket.gethostname()}:{os.getpid()}"[:63]
+
+
+def named(config: AppConfig, command: str) -> AppConfig:
+    """``config`` whose database connections carry this process's name (PostgreSQL)."""
+    if not config.database_url.startswith("postgresql"):
+        return config
+    from sqlalchemy.engine import make_url
+
+    url = make_url(config.database_url)
+    if "application_name" in url.query:
+        return config
+    url = url.update_query_dict({"application_name": process_name(command)})
+    return replace(config, database_url=url.render_as_string(hide_password=False))
+
+
+def versions() -> str:
+    found = []
+    for name in ("gm", *LIBRARIES):
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return f"{', '.join(found)}; Python {platform.python_version()}; adjudicator {compiled()}"
+
+
+def compiled() -> str:
+    from pathlib import Path
+
+    from gm.adjudicator import engine
+
+    module = Path(engine.__file__ or "engine.py")
+    if module.suffix != ".py":
+        return "compiled"
+    if any(module.parent.glob(f"{module.stem}.*.so")):
+        return "running as Python (GM_PURE_PYTHON=1, or changed since compiled: run scripts/setup)"
+    return "not compiled (no C compiler at install): runs as Python, about half as fast"
+
+
+def mailbox(box: MailboxConfig) -> str:
+    if box.kind == "maildir":
+        return f"maildir {box.path}"
+    where = f"{box.kind}://{box.username + '@' if box.username else ''}{box.host}:{box.port or 'default port'}"
+    tls = box.tls if box.tls == "none" else f"{box.tls}, certificate checked against {box.ca_file or 'the system CAs'}"
+    extra = f", mailbox {box.mailbox}, IDLE rounds of {box.idle_seconds} s" if box.kind == "imap" else ""
+    return f"{where} (tls {tls}{extra})"
+
+
+def summary(config: AppConfig) -> list[str]:
+    """The configuration in a few lines, without a secret."""
+    return [
+        f"configuration: {config.source or 'embedded defaults'}"
+        f"{f', secrets from {config.secrets_file}' if config.secrets_file else ''}; database {config.database_shown}",
+        f"judge {config.judge_name} <{config.judge_address}>, administrator {config.admin_address}; games in "
+        f"{config.games_dir}; home {config.home}",
+        f"inbound: {mailbox(config.inbound)}",
+        f"outbound: {mailbox(config.outbound)}",
+        f"limits: mails up to {config.max_mail_bytes // 1024} KB, {config.sender_rate} replies per sender an hour; "
+        f"lock_timeout {config.lock_timeout:g} s, statement_timeout {config.statement_timeout:g} s, "
+        f"outbox_lease {config.outbox_lease:g} s",
+    ]
+
+
+def others(engine: Engine, command: str) -> list[str] | None:
+    """The other gm processes connected to this database now (PostgreSQL), or None when the
+    database cannot tell (SQLite)."""
+    if engine.dialect.name != "postgresql":
+        return None
+    from sqlalchemy import text
+
+    with engine.connect() as connection:
+        rows = connection.execute(text(
+            "SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name LIKE 'gm %' AND application_name <> :me"), {"me": process_name(command)})
+        return sorted(name for (name,) in rows)
