@@ -101,7 +101,7 @@ def shown_url(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        return make_url(url).difference_update_query(["application_name"]).render_as_string(hide_password=True)
     except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads: show no part of it that might be secret
         return url.split("@", 1)[-1] if "@" in url else url
 

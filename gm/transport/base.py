@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -69,3 +70,13 @@ def backoff_delay(failures: int, random: Callable[[], float], initial: float = 1
     kept apart by one outage do not come back at the same instant."""
     base = min(cap, initial * 2.0 ** min(max(failures, 1) - 1, 60))
     return base * (0.5 + 0.5 * random())
+
+
+def tls_hint(exc: BaseException, side: str) -> str:
+    """What the operator can do about ``exc``, when it is a certificate this side did not trust
+    ("" otherwise); ``side`` names the configuration's section (inbound, outbound)."""
+    if isinstance(exc, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in str(exc):
+        return (f"; the server's certificate is not trusted: set {side} ca_file to the certificate of the CA that "
+                "signed it (or to the server's own certificate, if it signed itself), and host to a name the "
+                "certificate is for")
+    return ""

@@ -11,12 +11,13 @@ the pass stops there and the message is tried again on the next one.
 
 ``run`` repeats passes on one connection, between them waiting in IDLE (bounded to
 ``idle_seconds``, after which it searches anyway) or, when the server has no IDLE, sleeping
-``idle_seconds``. aioimaplib's weak spots are guarded against (see docs on the mail servers):
+``idle_seconds``. aioimaplib's weak spots are guarded against:
 every call is bounded by a timeout and abandoned when the connection is lost (``conn_lost_cb``),
 one UID per FETCH and only literal items (quoted strings with unbalanced parentheses break its
 response grouping), a NOOP before each search (it drops EXISTS that come with other replies),
 and any timeout, BYE or lost connection throws the client away: ``run`` reconnects after an
-exponential back-off with jitter (1 s doubling up to 5 min).
+exponential back-off with jitter (1 s doubling up to 1 min, each wait between half and all of
+that: deploy/README.md gives the table), and logs each failure with its wait and the reconnection.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from gm.transport.base import (
     Watermark,
     WatermarkStore,
     backoff_delay,
+    tls_hint,
 )
 
 log = logging.getLogger(__name__)
@@ -71,7 +73,7 @@ class ImapInbox:
         random: Callable[[], float] = _random.random,
         timeout: float = 30.0,
         backoff_initial: float = 1.0,
-        backoff_max: float = 300.0,
+        backoff_max: float = 60.0,  # once the server is back, mail waits at most a minute more
         read_limit: int | None = None,
     ):
         if config.tls not in ("none", "ssl"):
@@ -113,16 +115,29 @@ class ImapInbox:
 
     async def run(self, deliver: Deliver) -> None:
         failures = 0
+        down_since: float | None = None  # loop time of the first failure in a row
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 session: _Session | None = None
                 try:
                     self.state = "connecting"
                     session = await self._open()
+                    if down_since is None:
+                        log.info("%s: connected", self.watermark_name)
+                    else:
+                        log.info("%s: connected again, after %d failed attempts in %.0f s", self.watermark_name,
+                                 failures, loop.time() - down_since)
+                    idle_said = False
                     while True:
                         self.state = "fetching"
                         await session.deliver_new(deliver)
-                        failures = 0
+                        failures, down_since = 0, None
+                        if not idle_said:  # once per connection: every round would be a line each few minutes
+                            idle_said = True
+                            log.info("%s: waiting for mail %s", self.watermark_name,
+                                     f"with IDLE (rounds of {self.idle_seconds:g} s)" if session.can_idle else
+                                     f"by polling every {self.idle_seconds:g} s (the server offers no IDLE)")
                         if session.can_idle:
                             self.state = "idle"
                             await session.idle(self.idle_seconds)
@@ -132,17 +147,36 @@ class ImapInbox:
                 except asyncio.CancelledError:
                     raise
                 except _Broken as exc:
-                    log.warning("%s: %s; reconnecting", self.watermark_name, exc)
-                except Exception:
-                    log.exception("%s: reading the mailbox failed; trying again later", self.watermark_name)
+                    problem = str(exc)
+                except Exception as exc:
+                    log.exception("%s: reading the mailbox failed", self.watermark_name)
+                    problem = f"{type(exc).__name__}: {exc}"
                 finally:
                     if session is not None:
                         await session.close(logout=False)
                 failures += 1
+                down_since = loop.time() if down_since is None else down_since
+                delay = backoff_delay(failures, self._random, self.backoff_initial, self.backoff_max)
+                log.warning("%s: %s; reconnecting in %.0f s (attempt %d)", self.watermark_name, problem, delay,
+                            failures + 1)
                 self.state = "waiting"
-                await self._sleep(backoff_delay(failures, self._random, self.backoff_initial, self.backoff_max))
+                await self._sleep(delay)
         finally:
             self.state = "stopped"
+
+    async def probe(self) -> str:
+        """Log in and select the mailbox, read nothing (``gm check``): what was found, or
+        `InboxUnavailable` saying what failed."""
+        try:
+            session = await self._open()
+        except _Broken as exc:
+            raise InboxUnavailable(f"{self.watermark_name}: {exc}") from exc
+        try:
+            tls = f"TLS checked against {self.config.ca_file or 'the system CAs'}, " if self.config.tls == "ssl" else ""
+            return (f"{tls}logged in as {self.config.username}, {self.config.mailbox} selected "
+                    f"({session.exists} messages), {'IDLE offered' if session.can_idle else 'no IDLE: gm polls'}")
+        finally:
+            await session.close(logout=True)
 
     # ---- connecting -----------------------------------------------------------------------------
 
@@ -168,11 +202,13 @@ class ImapInbox:
             await session.call(client.wait_hello_from_server())
             response = await session.call(client.login(aioimaplib.quoted(self.config.username), self.config.password))
             if response.result != "OK":
-                raise _Broken(f"login as {self.config.username!r} refused: {_text(response)}")
+                raise _Broken(f"login as {self.config.username!r} refused: {_text(response)}; check the inbound "
+                              "username and password")
             response = await session.call(client.select(aioimaplib.quoted(self.config.mailbox)))
             if response.result != "OK":
                 raise _Broken(f"cannot select {self.config.mailbox!r}: {_text(response)}")
             session.uidvalidity = _uidvalidity(response)
+            session.exists = _exists(response)
         except BaseException:
             await session.close(logout=False)
             raise
@@ -188,6 +224,7 @@ class _Session:
         self.client = client
         self.lost = lost
         self.uidvalidity = 0
+        self.exists = 0  # messages in the mailbox when it was selected
 
     @property
     def can_idle(self) -> bool:
@@ -210,7 +247,7 @@ class _Session:
             try:
                 return task.result()
             except (TimeoutError, OSError, aioimaplib.AioImapException) as exc:
-                raise _Broken(f"{type(exc).__name__}: {exc}") from exc
+                raise _Broken(f"{type(exc).__name__}: {exc}{tls_hint(exc, 'inbound')}") from exc
         if self.lost.is_set():
             raise _Broken("connection lost")
         raise _Broken(f"no answer within {timeout:g} s")
@@ -318,6 +355,13 @@ def _uidvalidity(select_response: Any) -> int:
         if isinstance(line, bytes) and (match := _UIDVALIDITY.search(line)):
             return int(match.group(1))
     raise _Broken("SELECT gave no UIDVALIDITY")
+
+
+def _exists(select_response: Any) -> int:
+    for line in select_response.lines:
+        if isinstance(line, bytes) and line.endswith(b" EXISTS") and line.split()[0].isdigit():
+            return int(line.split()[0])
+    return 0
 
 
 def _search_uids(response: Any) -> list[int]:

@@ -118,6 +118,7 @@ class MaildirInbox:
 
     async def run(self, deliver: Deliver) -> None:
         failures = 0
+        log.info("%s: waiting for mail, looking every %g s", self.path, self.poll_seconds)
         while True:
             try:
                 await self.drain(deliver)

@@ -22,7 +22,7 @@ from email.message import EmailMessage
 import aiosmtplib
 
 from gm.config import MailboxConfig
-from gm.transport.base import PermanentFailure, ServerFailure, TemporaryFailure
+from gm.transport.base import PermanentFailure, ServerFailure, TemporaryFailure, tls_hint
 
 DEFAULT_PORTS = {"none": 25, "starttls": 587, "ssl": 465}
 # Refusals that say gm may not send through this server at all, whatever the message.
@@ -58,6 +58,33 @@ class SmtpSender:
     def server(self) -> str:
         return f"{self.config.host}:{self.port}"
 
+    async def probe(self) -> str:
+        """Connect, start TLS and log in as configured, send nothing (``gm check``): what was
+        found, or `ServerFailure` saying what failed."""
+        config = self.config
+        client = aiosmtplib.SMTP(hostname=config.host, port=self.port, local_hostname=self.local_hostname,
+                                 timeout=self.timeout, use_tls=config.tls == "ssl",
+                                 start_tls=config.tls == "starttls",
+                                 cert_bundle=config.ca_file if config.tls != "none" else None)
+        try:
+            await client.connect()
+            found = [f"TLS ({config.tls}) checked against {config.ca_file or 'the system CAs'}"
+                     if config.tls != "none" else "no TLS"]
+            if config.username:
+                await client.login(config.username, config.password)
+                found.append(f"logged in as {config.username}")
+            else:
+                found.append("no login (no username configured)")
+            await client.quit()
+        except aiosmtplib.SMTPAuthenticationError as exc:
+            raise ServerFailure(f"{self.server}: authentication as {config.username!r} failed ({exc.code} "
+                                f"{exc.message}); check the outbound username and password") from exc
+        except (aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:
+            raise ServerFailure(f"{self.server}: {type(exc).__name__}: {exc}{tls_hint(exc, 'outbound')}") from exc
+        finally:
+            client.close()
+        return ", ".join(found)
+
     async def send(self, message: EmailMessage) -> None:
         config = self.config
         try:
@@ -90,7 +117,7 @@ class SmtpSender:
         except aiosmtplib.SMTPResponseException as exc:
             raise _by_code(exc.code, f"{self.server}: {exc.code} {exc.message}") from exc
         except (aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:  # connection, timeout, TLS, no AUTH
-            raise ServerFailure(f"{self.server}: {type(exc).__name__}: {exc}") from exc
+            raise ServerFailure(f"{self.server}: {type(exc).__name__}: {exc}{tls_hint(exc, 'outbound')}") from exc
         except ValueError as exc:  # no recipients, an address that cannot be sent safely
             raise PermanentFailure(f"cannot send this message: {exc}") from exc
         if errors:

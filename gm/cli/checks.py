@@ -1,0 +1,202 @@
+"""Everything ``gm check`` tries before a first run, each a small function returning what it
+found: OK, WARN (gm runs, but look) or FAIL (what to fix). Nothing is changed: the schema is
+not upgraded, no mail is read, marked or sent."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from gm.config import AppConfig, MailboxConfig
+
+OK, WARN, FAIL = "OK", "WARN", "FAIL"
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+@dataclass(frozen=True)
+class Finding:
+    status: str  # OK | WARN | FAIL
+    subject: str  # what was tried: "database", "inbound", "games/g1.yaml"...
+    text: str  # what was found, or what is wrong and how to fix it
+
+    def line(self) -> str:
+        return f"{self.status:<4}  {self.subject}: {self.text}"
+
+
+def everything(config: AppConfig, timeout: float = 20.0) -> Iterator[Finding]:
+    yield from secrets(config)
+    yield from paths(config)
+    yield from database(config)
+    yield mailbox("inbound", config.inbound, config, timeout)
+    yield mailbox("outbound", config.outbound, config, timeout)
+    yield from games(config)
+
+
+def secrets(config: AppConfig) -> Iterator[Finding]:
+    file = config.secrets_file
+    if file is None:
+        return
+    mode = file.stat().st_mode
+    if mode & stat.S_IROTH:
+        yield Finding(FAIL, "secrets_file", f"{file} is readable by every user of this machine: "
+                                           f"chmod 640 {file} (owner root, group of the user gm runs as)")
+    else:
+        yield Finding(OK, "secrets_file", f"{file}, readable by this user, not by others")
+
+
+def _writable_dir(path: Path) -> str | None:
+    """Why this process cannot make files in ``path`` (made when missing, as gm does), or None."""
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is not a directory"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"{probe} is not writable by this user (uid {os.getuid()})"
+    return None
+
+
+def paths(config: AppConfig) -> Iterator[Finding]:
+    problem = _writable_dir(config.home)
+    yield Finding(FAIL, "home", f"{problem}: gm keeps its files there") if problem else \
+        Finding(OK, "home", f"{config.home} writable")
+    if not config.games_dir.is_dir():
+        yield Finding(WARN, "games_dir", f"{config.games_dir} does not exist: no games yet (make it, and put a "
+                                         "settings file per game there: deploy/game.example.yaml)")
+    elif not os.access(config.games_dir, os.R_OK | os.X_OK):
+        yield Finding(FAIL, "games_dir", f"{config.games_dir} is not readable by this user (uid {os.getuid()})")
+    else:
+        yield Finding(OK, "games_dir", f"{config.games_dir} readable")
+    if config.database_url.startswith("sqlite"):
+        file = Path(config.database_url.split("///", 1)[-1])
+        problem = _writable_dir(file.parent)
+        if problem is None and file.exists():
+            from gm.store.database import unusable_file
+
+            problem = unusable_file(file)
+        yield Finding(FAIL, "database file", problem) if problem else \
+            Finding(OK, "database file", f"{file} and its directory writable")
+
+
+def database(config: AppConfig) -> Iterator[Finding]:
+    from sqlalchemy.exc import DBAPIError
+
+    from gm.cli.startup import others
+    from gm.store.database import Timeouts, head_revision, make_engine
+
+    shown = config.database_shown
+    engine = make_engine(config.database_url, timeouts=Timeouts(config.lock_timeout, config.statement_timeout))
+    try:
+        with engine.connect() as connection:
+            server = connection.exec_driver_sql(
+                "SELECT version()" if engine.dialect.name == "postgresql" else "SELECT 'SQLite ' || sqlite_version()"
+            ).scalar()
+        revision, newest = _revision(engine), head_revision()
+        seen = others(engine, "check")
+    except DBAPIError as exc:
+        yield Finding(FAIL, "database", f"{shown}: {str(exc.orig).strip().splitlines()[0]}; check the database URL, "
+                                        "database_password and that the server runs (deploy/README.md: PostgreSQL)")
+        return
+    except Exception as exc:  # noqa: BLE001 - a file SQLite cannot use, a URL SQLAlchemy cannot read
+        yield Finding(FAIL, "database", f"{shown}: {exc}")
+        return
+    finally:
+        engine.dispose()
+    server = str(server).split(" on ")[0].split(",")[0]
+    yield Finding(OK, "database", f"{shown} ({server})")
+    if revision == newest:
+        yield Finding(OK, "schema", f"at {revision}, the newest")
+    elif revision is None:
+        yield Finding(WARN, "schema", f"none yet: `gm db upgrade` makes it (every gm process does at start-up)")
+    elif revision in _known_revisions():
+        yield Finding(WARN, "schema", f"at {revision}, this gm brings {newest}: run `gm db upgrade` (every gm process "
+                                      "does at start-up)")
+    else:
+        yield Finding(FAIL, "schema", f"at {revision}, which this gm does not know (its newest is {newest}): a newer gm "
+                                      "wrote it; update this checkout (deploy/README.md: upgrades)")
+    if seen:
+        yield Finding(OK, "other processes", f"connected to this database now: {', '.join(seen)} (any number may "
+                                             "share it: docs/delivery.md)")
+
+
+def _revision(engine) -> str | None:  # type: ignore[no-untyped-def]
+    from gm.store.database import current_revision
+
+    return current_revision(engine)
+
+
+def _known_revisions() -> set[str]:
+    from alembic.script import ScriptDirectory
+
+    from gm.store.database import MIGRATIONS_DIR
+
+    return {script.revision for script in ScriptDirectory(str(MIGRATIONS_DIR)).walk_revisions()}
+
+
+def mailbox(side: str, box: MailboxConfig, config: AppConfig, timeout: float) -> Finding:
+    if box.kind == "maildir":
+        if box.path is None:
+            return Finding(FAIL, side, "kind maildir needs a path")
+        problem = _writable_dir(box.path)
+        return Finding(FAIL, side, f"maildir {problem}") if problem else Finding(OK, side, f"maildir {box.path} writable")
+    if box.ca_file is not None and box.tls != "none" and not os.access(box.ca_file, os.R_OK):
+        return Finding(FAIL, side, f"ca_file {box.ca_file} cannot be read by this user (uid {os.getuid()})")
+    try:
+        found = asyncio.run(_probe(side, box, config, timeout))
+    except Exception as exc:  # noqa: BLE001 - InboxUnavailable, ServerFailure: their words say what to fix
+        return Finding(FAIL, side, str(exc))
+    if box.tls == "none" and box.password and box.host not in LOOPBACK:
+        return Finding(WARN, side, f"{found}; but tls is none: the password crosses the network in clear")
+    return Finding(OK, side, found)
+
+
+async def _probe(side: str, box: MailboxConfig, config: AppConfig, timeout: float) -> str:
+    if side == "inbound":
+        from gm.transport.imap import ImapInbox
+
+        inbox = ImapInbox(box, _NoWatermarks(), timeout=timeout)
+        return f"{inbox.watermark_name}: {await asyncio.wait_for(inbox.probe(), timeout * 3)}"
+    from gm.transport.smtp import SmtpSender
+
+    sender = SmtpSender(box, timeout=timeout)
+    return f"smtp://{sender.server}: {await asyncio.wait_for(sender.probe(), timeout * 3)}"
+
+
+class _NoWatermarks:
+    """A probe reads no mail: it needs no watermark."""
+
+    def load(self, mailbox: str) -> None:
+        return None
+
+    def save(self, mailbox: str, watermark: object) -> None:
+        raise AssertionError("gm check reads no mail")
+
+
+def games(config: AppConfig) -> Iterator[Finding]:
+    from gm.settings.reader import SettingsError, read_settings
+    from gm.variants.catalog import VariantCatalog
+
+    if not config.games_dir.is_dir():
+        return
+    catalog = VariantCatalog()
+    names = set(catalog.names())
+
+    def rule_problems(variant: str, chosen):  # type: ignore[no-untyped-def]
+        return catalog.get(variant).option_problems(chosen)
+
+    files = sorted(p for p in config.games_dir.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    if not files:
+        yield Finding(WARN, "games", f"no settings files in {config.games_dir} yet")
+    for path in files:
+        try:
+            found = read_settings(path.read_text(encoding="utf-8"), str(path), names.__contains__, rule_problems)
+        except OSError as exc:
+            yield Finding(FAIL, path.name, f"cannot be read ({exc.strerror})")
+        except SettingsError as exc:
+            yield Finding(FAIL, path.name, "; ".join(str(problem) for problem in exc.problems))
+        else:
+            yield Finding(OK, path.name, ", ".join(f"game {g.name} ({g.variant}, GM {g.gm})" for g in found))
