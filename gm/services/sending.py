@@ -206,20 +206,20 @@ class Dispatcher:
             message["In-Reply-To"] = mail.in_reply_to
             message["References"] = mail.in_reply_to
         wanted = mail.attach_phase_id is not None or mail.kind in ("map", "start")
-        drawn = self._pictures(session, mail, pictures) if wanted else []
+        drawn = self._pictures(session, mail, pictures, undrawn if undrawn is not None else []) if wanted else []
         message.set_content(mail.body if drawn or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
         for picture in drawn:
             message.add_attachment(picture.data, maintype="image", subtype="png", filename=picture.name)
         return message
 
-    def _pictures(self, session: Session, mail: OutboundMail, pictures: dict) -> list[Attachment]:  # type: ignore[type-arg]
+    def _pictures(self, session: Session, mail: OutboundMail, pictures: dict,  # type: ignore[type-arg]
+                  undrawn: list[str]) -> list[Attachment]:
         """The mail's pictures (gm.games.pictures.attachments), each drawn once per drain; one that
-        cannot be drawn is left out (the administrator is told once per picture)."""
+        cannot be drawn is left out, noted once per picture in ``undrawn`` for the administrator."""
         def failed(name: str, exc: Exception) -> None:
             log.error("no picture %s for mail %s", name, mail.id, exc_info=exc)
-            self._tell_admin(f"the picture {name} cannot be drawn",
-                             f"The picture {name} for the mail {mail.id!r} ({mail.subject!r}) and others like it could "
-                             f"not be drawn; the mails go without it.\n\n{type(exc).__name__}: {exc}")
+            undrawn.append(f"The picture {name} for the mail {mail.id} ({mail.subject!r}) and others like it could "
+                           f"not be drawn; the mails go without it, saying so.\n\n{type(exc).__name__}: {exc}")
 
         return attachments(self.services, session, mail, pictures, failed)
 

@@ -143,3 +143,42 @@ def test_a_mail_claimed_by_one_process_is_not_sent_by_another(post: Post) -> Non
     post.world.clock.advance(timedelta(seconds=services.config.outbox_lease + 1))  # the first died holding them
     assert set(claimed) <= set(second._claim(500))
     assert asyncio.run(first._send_one(claimed[0], {})) == 0  # its claim was taken over: it sends nothing
+
+
+def test_a_mail_that_cannot_be_built_is_set_aside_and_the_others_go(post: Post, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    services = post.world.services
+    sender = FakeSender()
+    dispatcher = Dispatcher(services, sender)
+    build = dispatcher.build
+    broken = _pending(post)[0].id
+
+    def build_or_break(session, mail, pictures, undrawn=None):  # type: ignore[no-untyped-def]
+        if mail.id == broken:
+            raise ValueError("a header that cannot be written")
+        return build(session, mail, pictures, undrawn)
+
+    monkeypatch.setattr(dispatcher, "build", build_or_break)
+    others = len(_pending(post)) - 1
+    drained = asyncio.run(dispatcher.drain())
+    with services.db.sessions() as session:
+        aside = session.get(OutboundMail, broken)
+        assert aside is not None and aside.status == OutboundStatus.FAILED and "could not be built" in aside.last_error
+    alerts = [m for m in sender.sent if m["X-GM-Kind"] == "gm-alert"]
+    assert drained.sent == others + 1 and not _pending(post)  # every other mail, and the alert about it
+    assert len(alerts) == 1 and f"gm outbox --resend {broken}" in " ".join(alerts[0].get_content().split())
+
+
+def test_a_picture_that_cannot_be_drawn_leaves_its_mail_without_it_saying_so(post: Post, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import gm.games.pictures as pictures
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise ValueError("a non-XML character '\\x1b'")
+
+    monkeypatch.setattr(pictures, "start_png", broken)
+    sender = FakeSender()
+    asyncio.run(Dispatcher(post.world.services, sender).drain())
+    starts = [m for m in sender.sent if m["X-GM-Kind"] == "start"]
+    assert len(starts) == 8 and not any(m.is_multipart() for m in starts)
+    assert all("The map picture could not be drawn for this mail" in m.get_content() for m in starts)
+    alerts = [m for m in sender.sent if m["X-GM-Kind"] == "gm-alert"]
+    assert len(alerts) == 1 and "non-XML character" in alerts[0].get_content()  # once for the picture, not once a mail
