@@ -68,6 +68,7 @@ class Handled:
     status: str
     note: str = ""  # why it was ignored, or what of its reply was held back
     secrets: tuple[str, ...] = ()  # written in its commands: masked in the stored mail
+    outcome: str = ""  # for the log: from whom, which game, what became of its commands (never a line of it)
 
 
 class Intake:
@@ -162,7 +163,8 @@ class Intake:
             self.shunt(inbound_id, traceback.format_exc())
             return
         if handled is not None:
-            log.info("mail %s %s%s", inbound_id, handled.status, f" ({handled.note})" if handled.note else "")
+            log.info("mail %s %s: %s%s", inbound_id, handled.status, handled.outcome,
+                     f"; {handled.note}" if handled.note else "; reply queued" if handled.status == InboundStatus.DONE else "")
 
     def _handle_in(self, session: Session, inbound_id: int, message: Message | None) -> Handled | None:
         # Locked: a mail handled by two processes at once is acted on once. Read and marked
@@ -185,11 +187,11 @@ class Intake:
         secrets = tuple(s for i in invocations for s in self.table.find(i.name).secrets(i))  # type: ignore[union-attr]
         ignore = reason_to_ignore(message, self.services.config.judge_address, self.services.mailer.is_own_message_id)
         if ignore:
-            return Handled(InboundStatus.IGNORED, ignore, secrets)
+            return Handled(InboundStatus.IGNORED, ignore, secrets, f"from {row.sender or '(no sender)'}")
         to = Addressee(row.sender, row.message_id, row.subject, row.received_at, refused_whole=bool(row.cut))
         if row.cut:
             return Handled(InboundStatus.DONE, _note(f"too large: {row.cut}", queue_reply(
-                self.services, session, to, [self._too_large(row)])), secrets)
+                self.services, session, to, [self._too_large(row)])), secrets, f"from {row.sender}, refused whole")
         ctx = MailContext(services=self.services, session=session, sender=row.sender, now=self.services.clock.now(),
                           received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
                           authenticated=_authenticated(message))
@@ -198,7 +200,7 @@ class Intake:
         else:
             sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
         return Handled(InboundStatus.DONE, queue_reply(self.services, session, to, sections, attach=ctx.attach,
-                                                       secrets=ctx.revealed), secrets)
+                                                       secrets=ctx.revealed), secrets, _outcome(ctx, sections))
 
     def commands_in(self, message: Message) -> list[Invocation]:
         """What the mail asks for: its text (quotes and signature left out) as commands."""
@@ -234,6 +236,15 @@ class Intake:
             row.status, row.error = InboundStatus.NEW, ""
         self.handle(inbound_id)
         return True
+
+
+def _outcome(ctx: MailContext, sections: list[Section]) -> str:
+    """What the log says of a handled mail: never a line of it (it may hold a secret)."""
+    game = ctx.game
+    who = f" ({ctx.power})" if ctx.power else " (GM)" if ctx.is_gm else ""
+    refused = sum(not section.ok for section in sections)
+    return (f"from {ctx.sender}, {f'game {game.name}{who}' if game is not None else 'no game'}: "
+            f"{len(sections)} answered{f', {refused} refused' if refused else ''}")
 
 
 def _note(first: str, second: str) -> str:

@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from gm.games.context import Services, digest
 from gm.games.lifecycle import GameError, create_or_update
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
+from gm.settings.model import GameSettings
 from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import AuditEntry, Game
 from gm.store.retry import DatabaseBusy, in_transaction
@@ -61,9 +63,8 @@ class SettingsFiles:
             return
         for settings in games:
             try:
-                in_transaction(self.services.db, f"game {settings.name} from {path}",
-                               lambda session, settings=settings: create_or_update(
-                                   self.services, session, settings, text, str(path)))
+                before = in_transaction(self.services.db, f"game {settings.name} from {path}",
+                                        lambda session, settings=settings: self._apply(session, settings, text, path))
             except GameError as exc:
                 self._refuse(path, text, [f"game {settings.name}: {exc}"], report)
                 continue
@@ -72,7 +73,17 @@ class SettingsFiles:
                 report.busy.append(str(exc))
                 self._seen.pop(path, None)  # read again at the next tick
                 return
+            if before is None:
+                log.info("game %s created from %s (%s, GM %s)", settings.name, path, settings.variant, settings.gm)
+            elif before != digest(text):
+                log.info("game %s: settings from %s in force", settings.name, path)
         report.read.append(str(path))
+
+    def _apply(self, session: Session, settings: GameSettings, text: str, path: Path) -> str | None:
+        """Brings the game in line with its file; the digest of the settings it had (None: new)."""
+        before = session.scalar(select(Game.settings_digest).where(Game.name == settings.name))
+        create_or_update(self.services, session, settings, text, str(path))
+        return before
 
     def _refuse(self, path: Path, text: str, problems: list[str], report: SyncReport) -> None:
         message = (f"The settings file {path.name} was refused; the previous settings stay in force:\n"
