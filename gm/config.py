@@ -43,6 +43,23 @@ class MailboxConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The web window on the games (docs/web.md): where `gm web` (and `gm run`, when the
+    configuration has a ``web:`` section) serves it, and the address its mailed links name."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    base_url: str = ""  # as readers reach it (behind a proxy: https://...); "": http://host:port
+    trusted_proxies: str = "127.0.0.1"  # whose X-Forwarded-For / -Proto is believed (comma-separated)
+    link_minutes: int = 30  # how long a mailed sign-in link works
+    session_days: int = 14  # how long a session lasts without a visit
+
+    @property
+    def url(self) -> str:
+        return (self.base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+
+@dataclass(frozen=True)
 class AppConfig:
     home: Path  # where embedded defaults keep their files
     database_url: str  # with database_password in it, when one is configured
@@ -60,6 +77,7 @@ class AppConfig:
     outbox_lease: float = 300.0  # seconds a sending process holds the mails it claimed
     source: Path | None = None  # the file this was read from (None: the embedded defaults)
     secrets_file: Path | None = None  # NAME=value lines that $NAME values are read from
+    web: WebConfig | None = None  # None: no web: section (`gm web` then serves on WebConfig's defaults)
 
     @property
     def read_limit(self) -> int:
@@ -94,7 +112,7 @@ class ConfigError(Exception):
 
 KEYS = ("home", "database", "database_password", "secrets_file", "games_dir", "judge_address", "judge_name",
         "admin_address", "inbound", "outbound", "max_mail_bytes", "sender_rate", "require_authentication_results",
-        "lock_timeout", "statement_timeout", "outbox_lease")
+        "lock_timeout", "statement_timeout", "outbox_lease", "web")
 
 
 def shown_url(url: str) -> str:
@@ -157,6 +175,7 @@ def load_config(path: Path | None) -> AppConfig:
         outbox_lease=_seconds(raw, "outbox_lease", base.outbox_lease, path),
         source=path.resolve(),
         secrets_file=secrets.file,
+        web=_web(raw.get("web", None), "web" in raw, path),
     )
 
 
@@ -269,3 +288,25 @@ def _mailbox(side: str, raw: Any, default: MailboxConfig, source: Path, secrets:
     for key in ("host", "username", "mailbox"):
         values[key] = str(values[key])
     return MailboxConfig(**values)
+
+
+def _web(raw: Any, present: bool, source: Path) -> WebConfig | None:
+    if not present:
+        return None
+    if raw is None:
+        return WebConfig()  # `web:` alone: serve on the defaults
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: web must be a mapping of web settings (docs/web.md)")
+    fields = set(WebConfig.__dataclass_fields__)
+    unknown = set(raw) - fields
+    if unknown:
+        raise ConfigError(f"{source}: unknown web settings {sorted(unknown)} (known: {sorted(fields)})")
+    values = {**WebConfig().__dict__, **raw}
+    for key in ("port", "link_minutes", "session_days"):
+        if isinstance(values[key], bool) or not isinstance(values[key], int) or values[key] < (0 if key == "port" else 1):
+            raise ConfigError(f"{source}: web {key} must be a whole number, not {values[key]!r}")
+    for key in ("host", "base_url", "trusted_proxies"):
+        values[key] = str(values[key] or "")
+    if values["base_url"] and not values["base_url"].startswith(("http://", "https://")):
+        raise ConfigError(f"{source}: web base_url must start with http:// or https://, not {values['base_url']!r}")
+    return WebConfig(**values)
