@@ -31,7 +31,7 @@ from gm.yamlfile import YamlProblem, line_of, load_strict
 
 GAME_KEYS = {
     "name", "variant", "gm", "timezone", "deadlines", "grace", "reminders", "early", "missed",
-    "press", "draw", "players", "observers", "assignment", "start", "rules", "seats",
+    "press", "draw", "players", "observers", "assignment", "start", "rules", "seats", "private",
 }
 DEADLINE_KEYS = {"movement", "retreats", "adjustments", "weekdays", "never_before"}
 WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -155,10 +155,17 @@ class _Reader:
             draw=self.draw(raw.get("draw") or {}, line_of(raw, "draw")),
             rules=self.rules(variant, raw.get("rules") or {}, line_of(raw, "rules")),
             seats=self.seats(raw.get("seats"), line_of(raw, "seats")),
+            private=self.flag(raw.get("private", False), line_of(raw, "private"), "private"),
         )
         return settings if len(self.problems) == start else None
 
     # -- pieces ----------------------------------------------------------------------
+
+    def flag(self, raw: Any, line: int | None, key: str) -> bool:
+        if not isinstance(raw, bool):
+            self.problem(line, f"{key!r} must be true or false, not {raw!r}")
+            return False
+        return raw
 
     def seats(self, raw: Any, line: int | None) -> int | None:
         if raw is None:
