@@ -350,7 +350,76 @@ class AuditEntry(Base):
     at: Mapped[datetime] = mapped_column()
 
 
+class WebRole:
+    PLAYER = "player"  # a seat's player
+    GM = "gm"  # the game's master
+    OBSERVER = "observer"  # an address the settings list as an observer
+
+
+class WebLink(Base):
+    """A one-time sign-in link mailed to a seat's (or the GM's, or an observer's) address: only
+    its hash is kept; it works once, until ``expires_at``, and only while ``grant`` still
+    matches what it was mailed for (gm.games.web_access)."""
+
+    __tablename__ = "web_links"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(20))
+    address: Mapped[str] = mapped_column(String(254))  # where it was mailed
+    grant: Mapped[str] = mapped_column(String(64))  # the seat's secret and address as they were, hashed
+    created_at: Mapped[datetime] = mapped_column()
+    expires_at: Mapped[datetime] = mapped_column()
+    used_at: Mapped[datetime | None] = mapped_column()
+
+
+class WebSession(Base):
+    """A browser signed in to one game: the cookie carries the token (signed); ended on sign-off,
+    WEB SIGNOFF, or when the seat's secret or address changed or the seat was left."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(20))
+    address: Mapped[str] = mapped_column(String(254))
+    grant: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column()
+    last_seen_at: Mapped[datetime] = mapped_column()
+    expires_at: Mapped[datetime] = mapped_column()
+    ended_at: Mapped[datetime | None] = mapped_column()
+    ended_why: Mapped[str] = mapped_column(String(60), default="")
+
+
+class WebRequest(Base):
+    """One request that a rate limit counts (a link asked for, an action posted), by what it is
+    and whose it is: counted over the last hour by every process alike."""
+
+    __tablename__ = "web_requests"
+    __table_args__ = (Index("ix_web_requests_kind_key_at", "kind", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    key: Mapped[str] = mapped_column(String(300))
+    at: Mapped[datetime] = mapped_column()
+
+
+class WebKey(Base):
+    """The key that signs the web's cookies and forms, one for every process on the database."""
+
+    __tablename__ = "web_keys"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column()
+
+
 __all__ = [
     "Absence", "AddressChange", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "MailboxState", "OrderSet",
     "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus", "ServerHealth",
+    "WebKey", "WebLink", "WebRequest", "WebRole", "WebSession",
 ]
