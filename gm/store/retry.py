@@ -79,6 +79,8 @@ def in_transaction(db: Database, what: str, work: Callable[[Session], T], attemp
             if reason is None:
                 raise
             if attempt == attempts:
+                if reason == CONFLICTS["23505"]:
+                    raise  # the same row every time is no race but a fault: shunted, not tried for ever
                 raise DatabaseBusy(f"{what}: met {reason} {attempts} times in a row; left for the next run") from exc
             log.info("%s met %s; running it again (attempt %d)", what, reason, attempt + 1)
             sleep(random.uniform(0.005, 0.05) * attempt)  # apart, so two retrying processes do not meet again
