@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from gm.config import load_config
 from gm.settings.reader import read_settings
@@ -11,12 +16,15 @@ from gm.variants.catalog import VariantCatalog
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 
-def test_the_server_configurations_load(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("GM_IMAP_PASSWORD", "imap-secret")
-    monkeypatch.setenv("GM_SMTP_PASSWORD", "smtp-secret")
-    config = load_config(DEPLOY / "gm.example.yaml")
+def test_the_server_configurations_load(tmp_path: Path) -> None:
+    secrets = tmp_path / "secrets.env"
+    secrets.write_text("GM_DB_PASSWORD=db-secret\nGM_IMAP_PASSWORD=imap-secret\nGM_SMTP_PASSWORD=smtp-secret\n")
+    example = tmp_path / "gm.yaml"
+    example.write_text((DEPLOY / "gm.example.yaml").read_text().replace("/etc/gm/secrets.env", str(secrets)))
+    config = load_config(example)
     assert config.inbound.kind == "imap" and config.inbound.password == "imap-secret"
-    assert config.outbound.kind == "smtp" and config.database_url.startswith("postgresql")
+    assert config.outbound.kind == "smtp" and config.outbound.password == "smtp-secret"
+    assert config.database_url.startswith("postgresql") and config.database_shown == "postgresql+psycopg://gm:***@localhost/gm"
     embedded = load_config(DEPLOY / "gm.embedded.yaml")
     assert embedded.inbound.kind == "maildir" and embedded.database_url.startswith("sqlite")
 
@@ -29,4 +37,31 @@ def test_the_example_game_is_valid() -> None:
 
 def test_the_service_and_cron_run_gm() -> None:
     assert "ExecStart=/srv/gm/.venv/bin/gm run" in (DEPLOY / "gm.service").read_text()
-    assert "gm tick" in (DEPLOY / "gm.cron").read_text()
+    cron = (DEPLOY / "gm.cron").read_text()
+    assert "--config /etc/gm/gm.yaml --log-file /srv/gm/var/gm.log tick" in cron and "MAILTO=" in cron
+
+
+def test_every_key_gm_accepts_is_in_the_example_and_explained() -> None:
+    """deploy/README.md promises the configuration key by key; gm.example.yaml shows them all."""
+    from gm.config import KEYS, MailboxConfig
+
+    example = (DEPLOY / "gm.example.yaml").read_text()
+    readme = (DEPLOY / "README.md").read_text()
+    for key in KEYS:
+        assert re.search(rf"(?m)^(# )?{key}:", example), f"gm.example.yaml does not show {key}"
+        assert f"| `{key}` |" in readme, f"deploy/README.md does not explain {key}"
+    for key in MailboxConfig.__dataclass_fields__:
+        assert f"| `{key}` |" in readme, f"deploy/README.md does not explain the mailboxes' {key}"
+
+
+def test_the_unit_is_valid_for_systemd(tmp_path: Path) -> None:
+    if shutil.which("systemd-analyze") is None:
+        pytest.fail("systemd-analyze (Debian's systemd package) is needed to check deploy/gm.service")
+    program = tmp_path / "srv/gm/.venv/bin/gm"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    unit = tmp_path / "gm.service"
+    unit.write_text((DEPLOY / "gm.service").read_text().replace("/srv/gm", str(tmp_path / "srv/gm")))
+    checked = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False)
+    assert checked.returncode == 0 and checked.stderr == "", checked.stderr
