@@ -40,7 +40,20 @@ class App:
 
     def daemon(self) -> Daemon:
         inbox = make_inbox(self.config.inbound, DatabaseWatermarks(self.db), self.config.read_limit)
-        return Daemon(inbox, self.intake, self.scheduler, self.dispatcher())
+        web = self.config.web is not None  # a web: section: `gm run` serves it too
+        return Daemon(inbox, self.intake, self.scheduler, self.dispatcher(), lambda: [self.web_server()] if web else [])
+
+    def web_app(self):  # type: ignore[no-untyped-def]
+        """The web window's application (docs/web.md), on the same services as the mail."""
+        from gm.web.app import build_app  # only where the web is served: the mail commands never load Starlette
+
+        return build_app(self.services, self.intake.table)
+
+    def web_server(self):  # type: ignore[no-untyped-def]
+        from gm.config import WebConfig
+        from gm.web.server import WebServer
+
+        return WebServer(self.web_app(), self.config.web or WebConfig())
 
     def close(self) -> None:
         self.db.dispose()

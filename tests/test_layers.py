@@ -18,7 +18,7 @@ LAYERS = [
     {"gm.store", "gm.reports", "gm.render", "gm.transport"},
     {"gm.games"},
     {"gm.commands", "gm.interchange"},
-    {"gm.services"},
+    {"gm.services", "gm.web"},  # gm.web: the web window, beside the mail intake
     {"gm.runtime"},
     {"gm.app", "gm.demo", "gm.cli"},
 ]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from gm.cli import logs
-from gm.cli import adjudicate_cmd, check_cmd, demo_cmd, mail_cmd, maps_cmd, outbox_cmd, render_cmd, run_cmd
+from gm.cli import adjudicate_cmd, check_cmd, demo_cmd, mail_cmd, maps_cmd, outbox_cmd, render_cmd, run_cmd, web_cmd
 from gm.store.database import DatabaseFileError
 from gm.store.retry import waited
 
@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="the server's configuration file (default: $GM_CONFIG, or built-in defaults)")
     logs.add_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (adjudicate_cmd, maps_cmd, run_cmd, check_cmd, render_cmd, mail_cmd, outbox_cmd, demo_cmd):
+    for module in (adjudicate_cmd, maps_cmd, run_cmd, check_cmd, render_cmd, mail_cmd, outbox_cmd, demo_cmd, web_cmd):
         module.register(commands)
     return parser
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 
 from gm.adjudicator.variant import Variant
-from gm.commands import account, master, player, press
+from gm.commands import account, master, player, press, web
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.games.mailer import hang
@@ -16,7 +16,7 @@ from gm.store.models import Game
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
     player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
-    player.NoConcede, player.Resign, account.Set, account.Confirm,
+    player.NoConcede, player.Resign, account.Set, account.Confirm, web.Web,
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,

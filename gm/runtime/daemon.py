@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
@@ -18,6 +20,12 @@ from gm.store.retry import or_left_for_later
 from gm.transport import Inbox, InboxUnavailable
 
 log = logging.getLogger(__name__)
+
+
+class Serves(Protocol):
+    """Something `gm run` serves beside its loops until stopped (gm.web.server.WebServer)."""
+
+    async def serve(self) -> None: ...
 
 
 @dataclass
@@ -43,11 +51,13 @@ class RoundReport:
 
 
 class Daemon:
-    def __init__(self, inbox: Inbox, intake: Intake, scheduler: Scheduler, dispatcher: Dispatcher):
+    def __init__(self, inbox: Inbox, intake: Intake, scheduler: Scheduler, dispatcher: Dispatcher,
+                 servers: Callable[[], Sequence[Serves]] = tuple):
         self.inbox = inbox
         self.intake = intake
         self.scheduler = scheduler
         self.dispatcher = dispatcher
+        self.servers = servers  # made and served beside the loops by `gm run` only (the web, when configured)
         self._wake_sender = asyncio.Event()
 
     async def once(self) -> RoundReport:
@@ -76,6 +86,7 @@ class Daemon:
             self.inbox.run(self._deliver),
             self._every(tick_seconds, self._tick),
             self._every(send_seconds, self.dispatcher.drain, wake=self._wake_sender),
+            *(server.serve() for server in self.servers()),
         )
 
     async def _deliver(self, raw: bytes, source_key: str) -> None:

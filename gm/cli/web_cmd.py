@@ -1,0 +1,54 @@
+"""``gm web``: serve the web window on the games (docs/web.md) until stopped. `gm run` serves it
+too when the configuration has a ``web:`` section; `gm web` serves only the pages (the mail
+and the deadlines are left to `gm run` or `gm tick`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import logging
+import signal
+from typing import Any
+
+log = logging.getLogger("gm.web")
+
+
+def register(commands: Any) -> None:
+    web = commands.add_parser("web", help="serve the games' web pages (docs/web.md)")
+    web.add_argument("--host", help="the address to listen on (default: the configuration's web: host, 127.0.0.1)")
+    web.add_argument("--port", type=int, help="the port (default: the configuration's web: port, 8080)")
+    web.set_defaults(run=run_web)
+
+
+def run_web(args: argparse.Namespace) -> int:
+    from gm.app import App
+    from gm.cli.run_cmd import config_from
+    from gm.config import WebConfig
+
+    config = config_from(args)
+    web = config.web or WebConfig()
+    web = dataclasses.replace(web, host=args.host or web.host, port=args.port if args.port is not None else web.port)
+    app = App(dataclasses.replace(config, web=web))
+    try:
+        print(f"gm web: serving the games on {web.url}/ (Ctrl-C stops)", flush=True)
+        asyncio.run(serve(app.web_server()))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.close()
+    return 0
+
+
+async def serve(server: Any) -> None:
+    """Serve until SIGTERM or SIGINT: the server then finishes the requests under way."""
+    running = asyncio.ensure_future(server.serve())
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, running.cancel)
+    try:
+        await running
+    except asyncio.CancelledError:
+        if not running.cancelled():
+            raise
+    log.info("gm web stopped")

@@ -1,0 +1,63 @@
+"""The web application: a list of routes to small handlers (Starlette), built on the services
+and commands the mail uses (docs/web.md)."""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gm.commands.registry import CommandTable
+from gm.games.context import Services
+from gm.web import pages, play, signin
+from gm.web.pictures import Pictures
+from gm.web.security import SecurityHeaders
+from gm.web.state import TEMPLATES, WebState
+
+STATIC = TEMPLATES / "web" / "static"
+STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    return {path.name: (path.read_bytes(), STATIC_TYPES[path.suffix])
+            for path in sorted(STATIC.iterdir()) if path.suffix in STATIC_TYPES}
+
+
+def build_app(services: Services, table: CommandTable | None = None, pictures: Pictures | None = None) -> Starlette:
+    state = WebState(services, table or CommandTable(), pictures or Pictures(services))
+    files = _static_files()
+
+    async def static(request: Request) -> Response:
+        found = files.get(request.path_params["file"])
+        if found is None:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(found[0], media_type=found[1], headers={"cache-control": "public, max-age=3600"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return await state.work(lambda: state.message(request, "Not found", "There is no such page here.", 404,
+                                                      back="/"))
+
+    routes = [
+        Route("/", pages.games),
+        Route("/static/{file}", static),
+        Route("/games/{name}", pages.game),
+        Route("/games/{name}/phases/{phase}", pages.phase),
+        Route("/games/{name}/rules", pages.rules),
+        Route("/games/{name}/signin", signin.signin_page, methods=["GET"]),
+        Route("/games/{name}/signin", signin.ask_for_link, methods=["POST"]),
+        Route("/games/{name}/link/{token}", signin.link_page, methods=["GET"]),
+        Route("/games/{name}/link", signin.use_link, methods=["POST"]),
+        Route("/games/{name}/signoff", signin.sign_off, methods=["POST"]),
+        Route("/games/{name}/play", play.play_page, methods=["GET"]),
+        Route("/games/{name}/play/check", play.check_orders, methods=["POST"]),
+        Route("/games/{name}/play/orders", play.post_orders, methods=["POST"]),
+        Route("/games/{name}/play/press", play.post_press, methods=["POST"]),
+        Route("/games/{name}/play/command", play.post_command, methods=["POST"]),
+        Route("/games/{name}/play/gm", play.post_gm, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers={404: not_found})
+    app.state.web = state
+    return app
+

@@ -1,0 +1,107 @@
+"""The pages everyone may read: the list of games, a game, a phase of its history, its rules.
+A private game's pages only for its own signed-in readers (players, observers, GM)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gm.games.lifecycle import find_game
+from gm.store.models import Game
+from gm.web.security import token_in
+from gm.web.state import WebState
+from gm.web.views import game_rows, game_view, phase_view, rules_text
+
+
+def _signed_in(state: WebState, session: Session, request: Request) -> set[int]:
+    """The games this browser holds a working session of (a cookie per game)."""
+    found = set()
+    for name, value in request.cookies.items():
+        if not (name.startswith("gm_s") and name[4:].isdigit()) or token_in(state.key, value) is None:
+            continue
+        game = session.get(Game, int(name[4:]))
+        if game is not None and state.reader(session, request, game) is not None:
+            found.add(game.id)
+    return found
+
+
+async def games(request: Request) -> Response:
+    state: WebState = request.app.state.web
+
+    def read() -> Response:
+        with state.services.db.reading() as session:
+            rows = game_rows(state.services, session, _signed_in(state, session, request))
+        return state.page(request, "web/games.html.j2", rows=rows)
+
+    return await state.work(read)
+
+
+def _not_found(state: WebState, request: Request, name: str) -> Response:
+    return state.message(request, "No such game", f"There is no game {name!r} on this judge, or it is private: its "
+                         "players, observers and game master sign in with a link mailed to them.", 404,
+                         back="/")
+
+
+async def game(request: Request) -> Response:
+    state: WebState = request.app.state.web
+    name = request.path_params["name"]
+
+    def read() -> Response:
+        with state.services.db.reading() as session:
+            found = find_game(session, name)
+            if found is None:
+                return _not_found(state, request, name)
+            reader = state.reader(session, request, found)
+            if not state.readable(reader, found):
+                return _private(state, request, name)
+            view = game_view(state.services, session, found, state.pictures)
+            return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found)
+
+    return await state.work(read)
+
+
+def _private(state: WebState, request: Request, name: str) -> Response:
+    return state.message(request, "A private game", f"{name} is private: only its players, observers and game master "
+                         "read its pages. Sign in with a link mailed to you.", 403, back=f"/games/{name}/signin")
+
+
+async def phase(request: Request) -> Response:
+    state: WebState = request.app.state.web
+    name, code = request.path_params["name"], request.path_params["phase"]
+
+    def read() -> Response:
+        with state.services.db.reading() as session:
+            found = find_game(session, name)
+            if found is None:
+                return _not_found(state, request, name)
+            reader = state.reader(session, request, found)
+            if not state.readable(reader, found):
+                return _private(state, request, name)
+            view = phase_view(state.services, session, found, code, state.pictures)
+            if view is None:
+                return state.message(request, "No such phase", f"{name} has no processed phase {code!r}.", 404,
+                                     reader=reader, back=f"/games/{name}")
+            return state.page(request, "web/phase.html.j2", reader=reader, view=view, game=found)
+
+    return await state.work(read)
+
+
+async def rules(request: Request) -> Response:
+    state: WebState = request.app.state.web
+    name = request.path_params["name"]
+
+    def read() -> Response:
+        with state.services.db.reading() as session:
+            found = find_game(session, name)
+            if found is None:
+                return _not_found(state, request, name)
+            reader = state.reader(session, request, found)
+            if not state.readable(reader, found):
+                return _private(state, request, name)
+            return state.page(request, "web/rules.html.j2", reader=reader, game=found,
+                              lines=rules_text(state.services, session, state.table, found),
+                              variant_title=state.services.variant_of(found).map.title)
+
+    return await state.work(read)
+

@@ -1,0 +1,298 @@
+"""The signed-in pages: a player's (the power's units and orders, the order box, press, WAIT and
+DRAW) and the game master's (every power's orders, the GM's commands). Every action posted here
+is run by gm.web.actions as a mail's commands are; the order box's answers as the player types
+come from the very command a mail runs, tried without its effects (gm.web.dryrun)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from gm.commands.base import CommandError, Invocation, MailContext
+from gm.commands.press import visible_press
+from gm.commands.reader import ORDERS, read_invocations
+from gm.domain.phases import PhaseKind
+from gm.games.lifecycle import current_seats, find_game
+from gm.games.orderbook import current_orders
+from gm.reports.names import Namer
+from gm.services.mailtext import readable_lines
+from gm.store.models import AuditEntry, Game, GameStatus, WebRole
+from gm.store.retry import DatabaseBusy
+from gm.web.actions import ActionRefused, Actor, RateLimited, act
+from gm.web.security import csrf_for_session, same_origin
+from gm.web.signin import MAX_FORM_BYTES, first, form_of
+from gm.web.state import Reader, WebState
+from gm.web.views import game_view
+
+SIMPLE_COMMANDS = ("WAIT", "NOWAIT", "DRAW", "NODRAW", "CLEAR")  # the buttons: one command each
+MAX_LINES = 500  # of an order box or a press text
+
+
+def _context(state: WebState, session: Session, game: Game, reader: Reader) -> MailContext:
+    """The context a mail of this reader would have once signed on (as its seat, or as GM)."""
+    ctx = MailContext(services=state.services, session=session, sender=reader.row.address, now=state.services.clock.now())
+    seat = next((s for s in game.seats if s.id == reader.row.seat_id), None)
+    ctx.enter(game, seat, as_gm=reader.role == WebRole.GM)
+    return ctx
+
+
+async def play_page(request: Request) -> Response:
+    state: WebState = request.app.state.web
+    name = request.path_params["name"]
+    done = request.query_params.get("done", "")
+
+    def read() -> Response:
+        with state.services.db.reading() as session:
+            game = find_game(session, name)
+            if game is None:
+                return RedirectResponse("/", status_code=303)
+            reader = state.reader(session, request, game)
+            if reader is None:
+                return RedirectResponse(f"/games/{name}/signin", status_code=303)
+            if reader.role == WebRole.OBSERVER:
+                return RedirectResponse(f"/games/{name}", status_code=303)
+            ctx = _context(state, session, game, reader)
+            label = ctx.power or ("the game master" if ctx.is_gm else reader.role)
+            return state.page(request, "web/play.html.j2", reader=reader, game=game, reader_label=label,
+                              view=game_view(state.services, session, game, state.pictures),
+                              answer=_answer(session, game, reader, done), **_player_part(state, ctx, game),
+                              **(_gm_part(state, session, game) if ctx.is_gm else {}))
+
+    return await state.work(read)
+
+
+def _player_part(state: WebState, ctx: MailContext, game: Game) -> dict[str, Any]:
+    power = ctx.power
+    settings = state.services.settings_of(game)
+    status: list[str] = []
+    units: list[str] = []
+    if power is not None and game.status == GameStatus.ACTIVE and game.position:
+        status_command = state.table.find("STATUS")
+        assert status_command is not None
+        try:
+            status = status_command.run(ctx, Invocation("STATUS", "", 1, "STATUS"))
+        except CommandError as exc:
+            status = [str(exc)]
+        position = state.services.position_of(game)
+        namer = Namer(state.services.variant_of(game), position)
+        units = [namer.unit(u) for u in position.units_of(power)]
+        if position.phase.kind is PhaseKind.RETREATS:
+            units += [f"{namer.unit(d.unit)} (dislodged)" for d in position.dislodged if d.unit.power == power]
+    seat = ctx.seat if power is not None else None
+    return {
+        "power": power,
+        "units": units,
+        "status_lines": status,
+        "press_lines": visible_press(ctx, game),
+        "press_rules": settings.press,
+        "others": [s.power for s in current_seats(game) if s.power and s.power != power],
+        "waiting": seat is not None and seat.wait_seq == game.phase_seq,
+        "draw_vote": seat is not None and seat.draw_vote,
+        "active": game.status == GameStatus.ACTIVE,
+    }
+
+
+def _gm_part(state: WebState, session: Session, game: Game) -> dict[str, Any]:
+    orders: dict[str, list[str]] = {}
+    if game.position and game.status == GameStatus.ACTIVE:
+        namer = Namer(state.services.variant_of(game), state.services.position_of(game))
+        for power, lines in sorted(current_orders(session, game).items()):
+            orders[power] = [namer.order(o, power) for o in state.services.orders_from(game, lines)]
+    return {"all_orders": orders}
+
+
+def _answer(session: Session, game: Game, reader: Reader, done: str) -> list[str]:
+    """What this session's action ``done`` (its inbound id) was answered, as stored with it."""
+    if not done.isdigit():
+        return []
+    entries = session.scalars(select(AuditEntry).where(
+        AuditEntry.game_id == game.id, AuditEntry.actor == reader.row.address, AuditEntry.action == "web-action")
+        .order_by(AuditEntry.id.desc()).limit(50))
+    for entry in entries:
+        if entry.details.get("inbound") == int(done) and entry.details.get("web_session") == reader.row.id:
+            return list(entry.details.get("answer", []))
+    return []
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+async def _act(request: Request, subject: str, form: dict[str, list[str]],
+               build: Any, gm_only: bool = False) -> Response:
+    """Run what ``build(game, reader)`` asks (invocations, or a refusal's text) as the reader."""
+    state: WebState = request.app.state.web
+    name = request.path_params["name"]
+
+    def work() -> Response:
+        with state.services.db.reading() as session:
+            game = find_game(session, name)
+            reader = state.reader(session, request, game) if game is not None else None
+            if game is None or reader is None:
+                return state.message(request, "Signed out", "You are not signed in to this game (or your session "
+                                     "has ended). Ask for a new link.", 403, back=f"/games/{name}/signin")
+            if not (same_origin(request, state.base_url)
+                    and first(form, "csrf") == csrf_for_session(state.key, reader.token)):
+                return state.message(request, "Please try again", "This form was out of date (or not sent from "
+                                     "this site): nothing was done. Load the page again.", 403, reader=reader,
+                                     back=f"/games/{name}/play")
+            if gm_only and reader.role != WebRole.GM:
+                return state.message(request, "Not allowed", "Only the game master may do that.", 403, reader=reader,
+                                     back=f"/games/{name}/play")
+            built = build(game, reader)
+            power = next((s.power for s in game.seats if s.id == reader.row.seat_id), None)
+        if isinstance(built, str):
+            return state.message(request, "Nothing was done", built, 400, reader=reader, back=f"/games/{name}/play")
+        actor = Actor(reader.row.id, game.id, reader.role, reader.row.seat_id, reader.row.address)
+        who = power or ("the game master" if reader.role == WebRole.GM else "")
+        try:
+            done = act(state.services, state.table, actor, f"Web: {subject} for {who} in {game.name}", built)
+        except RateLimited as exc:
+            return state.message(request, "Too many actions", f"{exc}; post again after "
+                                 f"{exc.until:%H:%M} UTC.", 429, reader=reader, back=f"/games/{name}/play")
+        except ActionRefused as exc:
+            return state.message(request, "Nothing was done", f"{str(exc)[:1].upper()}{str(exc)[1:]}.", 403,
+                                 back=f"/games/{name}")
+        except DatabaseBusy:
+            return state.message(request, "Busy", "The judge is busy: nothing was done. Try again in a minute.", 503,
+                                 reader=reader, back=f"/games/{name}/play")
+        except Exception:  # noqa: BLE001 - kept and told to the administrator by gm.web.actions
+            return state.message(request, "Something went wrong", "Nothing was done; the administrator has been told. "
+                                 "Please try again later, or send the same by mail.", 500, reader=reader,
+                                 back=f"/games/{name}/play")
+        return RedirectResponse(f"/games/{name}/play?done={done.inbound_id}#answer", status_code=303)
+
+    return await state.work(work)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")][:MAX_LINES]
+
+
+async def post_orders(request: Request) -> Response:
+    form = await form_of(request)
+    lines = [line for line in _lines(first(form, "orders")) if line.strip()]
+
+    def build(game: Game, reader: Reader) -> list[Invocation] | str:
+        if not lines:
+            return "The order box was empty."
+        return [Invocation(ORDERS, "", 1, lines[0], body=lines)]
+
+    return await _act(request, "orders", form, build)
+
+
+async def post_press(request: Request) -> Response:
+    form = await form_of(request)
+    body = _lines(first(form, "text"))
+    words = (["GREY"] if first(form, "grey") else []) + (["WITH", "RESULTS"] if first(form, "later") else [])
+    recipients = [power for power in form.get("to", []) if power]
+
+    def build(game: Game, reader: Reader) -> list[Invocation] | str:
+        if not "".join(body).strip():
+            return "The press had no text."
+        known = {s.power for s in current_seats(game) if s.power}
+        if any(power not in known for power in recipients):
+            return "The press names a power not in this game."
+        args = " ".join(words + (["TO", *recipients] if recipients else []))
+        return [Invocation("PRESS", args, 1, f"PRESS {args}".rstrip(), body=body)]
+
+    return await _act(request, "press", form, build)
+
+
+async def post_command(request: Request) -> Response:
+    form = await form_of(request)
+    word = first(form, "command").upper()
+
+    def build(game: Game, reader: Reader) -> list[Invocation] | str:
+        if word not in SIMPLE_COMMANDS:
+            return "Unknown action."
+        return [Invocation(word, "", 1, word)]
+
+    return await _act(request, word.lower() if word in SIMPLE_COMMANDS else "action", form, build)
+
+
+async def post_gm(request: Request) -> Response:
+    """The GM's box: commands as the GM would mail them after SIGNON GM (no other sign-on)."""
+    form = await form_of(request)
+    text = "\n".join(_lines(first(form, "commands")))
+
+    def build(game: Game, reader: Reader) -> list[Invocation] | str:
+        table = request.app.state.web.table
+        invocations = read_invocations(readable_lines(text), table.spellings, table.bodied, table.misspelt)
+        if not invocations:
+            return "The box had no commands."
+        if any(i.name in ("SIGNON", "JOIN") for i in invocations):
+            return "SIGNON and JOIN are for mail: here you are signed on as this game's master already."
+        return invocations
+
+    return await _act(request, "commands", form, build, gm_only=True)
+
+
+# -- the order box's answers as the player types --------------------------------------------------
+
+async def check_orders(request: Request) -> Response:
+    state: WebState = request.app.state.web
+    name = request.path_params["name"]
+    body = await request.body()
+    if len(body) > MAX_FORM_BYTES:
+        return JSONResponse({"error": "too long"}, status_code=413)
+    try:
+        text = str(json.loads(body or b"{}").get("text", ""))
+    except (ValueError, AttributeError):
+        return JSONResponse({"error": "not JSON"}, status_code=400)
+    token = request.headers.get("x-csrf-token", "")
+
+    def work() -> Response:
+        with state.dry_session() as session:
+            game = find_game(session, name)
+            reader = state.reader(session, request, game) if game is not None else None
+            if game is None or reader is None:
+                return JSONResponse({"error": "you are not signed in to this game"}, status_code=403)
+            if not (same_origin(request, state.base_url) and token == csrf_for_session(state.key, reader.token)):
+                return JSONResponse({"error": "out of date: load the page again"}, status_code=403)
+            if not state.checks.allow(reader.row.id):
+                return JSONResponse({"error": "too many checks: slow down"}, status_code=429)
+            return JSONResponse(try_orders(state, session, game, reader, text))
+
+    return await state.work(work)
+
+
+def try_orders(state: WebState, session: Session, game: Game, reader: Reader, text: str) -> dict[str, Any]:
+    """The answer a mail with these order lines would get, line by line (nothing is stored)."""
+    typed = [line for line in _lines(text) if line.strip()]
+    if not typed:
+        return {"lines": [], "summary": []}
+    ctx = _context(state, session, game, reader)
+    try:
+        answer = state.table.orders.run(ctx, Invocation(ORDERS, "", 1, typed[0], body=typed))
+    except CommandError as exc:
+        return {"error": str(exc), "lines": [], "summary": []}
+    return per_line(answer, typed)
+
+
+def per_line(answer: list[str], typed: list[str]) -> dict[str, Any]:
+    """The Orders command's answer (a "> line" with what gm made of it, per line; a blank line;
+    the orders as they stand) as one entry per typed line, and the rest."""
+    lines: list[dict[str, Any]] = []
+    summary: list[str] = []
+    in_summary = False
+    for line in answer:
+        if in_summary or (not line and lines):
+            in_summary = True
+            if line or summary:
+                summary.append(line)
+        elif line.startswith("> "):
+            lines.append({"text": line[2:], "answer": [], "ok": True})
+        elif lines:
+            lines[-1]["answer"].append(line.strip())
+            if line.strip().startswith("ERROR:"):
+                lines[-1]["ok"] = False
+        else:
+            summary.append(line)
+    if len(lines) == len(typed):
+        for entry, text in zip(lines, typed):
+            entry["text"] = text
+    return {"lines": lines, "summary": summary}

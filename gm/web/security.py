@@ -1,0 +1,112 @@
+"""Cookies, forms and headers: what keeps one reader's session from being used by another page.
+
+- A session cookie per game (``gm_s<game id>``): the session's token and its signature with the
+  database's key, HTTP-only, SameSite=Lax, Secure when the site is served over https.
+- Every form carries a CSRF token: for a signed-in reader, the signature of the session's token;
+  before signing in, the signature of a random value kept in a cookie of its own (a double
+  submit), so another site can neither read nor forge either. A POST whose ``Origin`` names
+  another site is refused too.
+- Every response: a Content-Security-Policy that runs no script but the site's own file (an
+  injected ``<script>`` does nothing), no referrer (a sign-in link in the address bar never
+  leaks), no framing, no sniffing; pages are not stored by caches.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from gm.games.web_access import sign, signed_right
+
+ANONYMOUS = "gm_csrf"
+HEADERS = {
+    "content-security-policy": ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+}
+
+
+def cookie_name(game_id: int) -> str:
+    return f"gm_s{game_id}"
+
+
+def cookie_value(key: bytes, token: str) -> str:
+    return f"{token}.{sign(key, 'session', token)}"
+
+
+def token_in(key: bytes, value: str | None) -> str | None:
+    """The session token of a cookie whose signature is right, else None."""
+    if not value or "." not in value:
+        return None
+    token, _, signature = value.rpartition(".")
+    return token if signed_right(key, "session", token, signature) else None
+
+
+def set_session_cookie(response: Response, key: bytes, game_id: int, token: str, secure: bool, days: int) -> None:
+    response.set_cookie(cookie_name(game_id), cookie_value(key, token), max_age=days * 86400, path="/",
+                        httponly=True, samesite="lax", secure=secure)
+
+
+def clear_session_cookie(response: Response, game_id: int, secure: bool) -> None:
+    response.delete_cookie(cookie_name(game_id), path="/", httponly=True, samesite="lax", secure=secure)
+
+
+def csrf_for_session(key: bytes, token: str) -> str:
+    return sign(key, "csrf", token)
+
+
+def anonymous_seed(request: Request) -> tuple[str, bool]:
+    """The reader's anonymous CSRF seed, and whether it is new (to be set as a cookie)."""
+    found = request.cookies.get(ANONYMOUS, "")
+    if len(found) >= 20:
+        return found, False
+    return secrets.token_urlsafe(24), True
+
+
+def set_anonymous_seed(response: Response, seed: str, secure: bool) -> None:
+    response.set_cookie(ANONYMOUS, seed, path="/", httponly=True, samesite="lax", secure=secure)
+
+
+def csrf_right(key: bytes, seed: str, given: str) -> bool:
+    return bool(seed) and bool(given) and signed_right(key, "csrf", seed, given)
+
+
+def same_origin(request: Request, base_url: str) -> bool:
+    """A POST from this site's own pages (no Origin header: a browser that sends none, or a tool)."""
+    origin = request.headers.get("origin")
+    if not origin or origin == "null":
+        return origin is None
+    here = {request.headers.get("host", ""), urlsplit(base_url).netloc}
+    return urlsplit(origin).netloc in here
+
+
+class SecurityHeaders:
+    """Adds ``HEADERS`` to every response, and no-store where the response says nothing of caches."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                for name, value in HEADERS.items():
+                    if name.encode() not in present:
+                        headers.append((name.encode(), value.encode()))
+                if b"cache-control" not in present:  # pages change with every phase and reader
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

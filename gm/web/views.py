@@ -1,0 +1,211 @@
+"""What the public pages show of a game: only what any player could learn by mail at that
+moment (LIST, the results mails, press to everyone, HELP RULES).
+
+- the board in play, and each processed phase with its orders and results as the results mail
+  printed them (so no order is shown before its phase is adjudicated, and no die before it fell);
+- press to everyone once it is out (press held for the results only with them), grey press
+  signed "an anonymous power", never a list of recipients of private press;
+- no address, ever; a player's name only once the game is over, as the end mail gives it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from markupsafe import Markup
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gm.commands.base import Invocation, MailContext
+from gm.commands.registry import CommandTable
+from gm.games.context import Services
+from gm.games.lifecycle import current_seats, seats_wanted
+from gm.games.pictures import chart_title, phase_report
+from gm.reports.results import results_context
+from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
+from gm.web.pictures import Pictures
+
+_SEAT_NOTES = {SeatStatus.CIVIL_DISORDER: "civil disorder", SeatStatus.VACANT: "seat open",
+               SeatStatus.ELIMINATED: "out"}
+
+
+@dataclass(frozen=True)
+class GameRow:
+    name: str
+    variant: str
+    status: str
+    phase: str
+    deadline: datetime | None
+    zone: str
+    seats_open: str
+    private: bool
+
+
+@dataclass(frozen=True)
+class PhaseLink:
+    code: str
+    title: str
+
+
+@dataclass(frozen=True)
+class PowerRow:
+    power: str
+    centres: int
+    units: int
+    note: str
+    player: str  # only once the game is over
+
+
+@dataclass(frozen=True)
+class PublicPress:
+    phase: str
+    sender: str
+    text: str
+    sent_at: datetime
+
+
+@dataclass(frozen=True)
+class GameView:
+    game: Game
+    variant_title: str
+    phase_title: str
+    deadline: datetime | None
+    zone: str
+    seats_open: str
+    result: str
+    powers: list[PowerRow]
+    phases: list[PhaseLink]
+    press: list[PublicPress]
+    board: Markup | None
+    chart: Markup | None
+    chart_title: str
+    state: list[tuple[str, list[str]]]  # a variant's own tallies (treasuries), as the results print them
+
+
+@dataclass(frozen=True)
+class PhaseView:
+    game: Game
+    code: str
+    title: str
+    board: Markup
+    results: str  # as the results mail printed them
+    earlier: str | None
+    later: str | None
+
+
+def phase_title(services: Services, game: Game, code: str | None) -> str:
+    if not code:
+        return "before the start"
+    variant = services.variant_of(game)
+    return variant.title(variant.calendar.parse(code))
+
+
+def seats_open(services: Services, game: Game) -> str:
+    if game.status == GameStatus.FORMING:
+        wanted = seats_wanted(services, game)
+        taken = len(current_seats(game))
+        return f"{max(wanted - taken, 0)} of {wanted}"
+    vacant = [s.power for s in current_seats(game) if s.status == SeatStatus.VACANT and s.power]
+    return ", ".join(sorted(vacant)) if vacant else "none"
+
+
+def game_rows(services: Services, session: Session, shown: set[int]) -> list[GameRow]:
+    """Every game anyone may see, and the private ones in ``shown`` (the reader's)."""
+    rows = []
+    for game in session.scalars(select(Game).order_by(Game.name)).unique():
+        settings = services.settings_of(game)
+        if settings.private and game.id not in shown:
+            continue
+        rows.append(GameRow(game.name, services.variant_of(game).map.title, game.status,
+                            phase_title(services, game, game.phase),
+                            game.deadline if game.status == GameStatus.ACTIVE else None,
+                            settings.schedule.zone.key, seats_open(services, game), settings.private))
+    return rows
+
+
+def game_view(services: Services, session: Session, game: Game, pictures: Pictures) -> GameView:
+    variant = services.variant_of(game)
+    settings = services.settings_of(game)
+    board = chart = None
+    powers: list[PowerRow] = []
+    state: list[tuple[str, list[str]]] = []
+    if game.position:
+        position = services.position_of(game)
+        board = pictures.board_now(game)
+        chart = pictures.chart(session, game)
+        state = variant.state_report(position)
+        over = game.status == GameStatus.FINISHED
+        for seat in sorted(current_seats(game), key=lambda s: s.power or ""):
+            if not seat.power:
+                continue
+            powers.append(PowerRow(seat.power, len(position.centres_of(seat.power)), len(position.units_of(seat.power)),
+                                   _SEAT_NOTES.get(seat.status, ""),
+                                   seat.player.name if over and seat.player is not None else ""))
+    phases = [PhaseLink(code, phase_title(services, game, code)) for code in _phase_codes(session, game)]
+    return GameView(game, variant.map.title, phase_title(services, game, game.phase),
+                    game.deadline if game.status == GameStatus.ACTIVE else None, settings.schedule.zone.key,
+                    seats_open(services, game), _result(game), powers, phases, public_press(services, session, game),
+                    board, chart, chart_title(variant), state)
+
+
+def _phase_codes(session: Session, game: Game) -> list[str]:
+    """The processed phases in order (without loading their boards)."""
+    found = session.scalars(select(PhaseRecord.phase).where(PhaseRecord.game_id == game.id,
+                                                             PhaseRecord.rolled_back.is_(False))
+                            .order_by(PhaseRecord.seq, PhaseRecord.id))
+    return list(dict.fromkeys(found))
+
+
+def _result(game: Game) -> str:
+    result = game.result or {}
+    kind = result.get("kind")
+    if kind == "win":
+        return f"won by {result.get('winner')}"
+    if kind == "draw":
+        return "drawn between " + ", ".join(result.get("powers", []))
+    if kind == "concession":
+        return f"conceded to {result.get('winner') or result.get('to', '')}"
+    return ""
+
+
+def public_press(services: Services, session: Session, game: Game) -> list[PublicPress]:
+    """Press to everyone that is out: what every player of the game has read."""
+    found = []
+    for press in session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
+        if press.recipients or (press.with_results and press.published_seq is None):
+            continue
+        sender = "the game master" if press.sender_power is None else (
+            "an anonymous power" if press.grey else press.sender_power)
+        found.append(PublicPress(phase_title(services, game, press.phase), sender, press.body, press.sent_at))
+    return found
+
+
+def phase_view(services: Services, session: Session, game: Game, code: str, pictures: Pictures) -> PhaseView | None:
+    done = list(session.execute(select(PhaseRecord.id, PhaseRecord.phase).where(
+        PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False)).order_by(PhaseRecord.seq, PhaseRecord.id)))
+    index = next((i for i in range(len(done) - 1, -1, -1) if done[i].phase.casefold() == code.casefold()), None)
+    if index is None:
+        return None
+    record = session.get(PhaseRecord, done[index].id)
+    assert record is not None
+    variant = services.variant_of(game)
+
+    def results() -> str:
+        position, report = phase_report(variant, record, game.dice_seed)
+        return services.mailer.render("mail/_phase_results.txt.j2", game=game,
+                                      **results_context(variant, record.phase, report, position)).strip("\n")
+
+    return PhaseView(game, record.phase, phase_title(services, game, record.phase), pictures.phase(game, record),
+                     str(pictures.cache.get(("results", game.id, record.id), results)),
+                     done[index - 1].phase if index > 0 else None,
+                     done[index + 1].phase if index + 1 < len(done) else None)
+
+
+def rules_text(services: Services, session: Session, table: CommandTable, game: Game) -> list[str]:
+    """HELP RULES for the game, as a mail gets it."""
+    ctx = MailContext(services=services, session=session, sender="", now=services.clock.now())
+    ctx.enter(game)  # neither a power nor its game master: what anyone signed on to it reads
+    help_command = table.find("HELP")
+    assert help_command is not None
+    return help_command.run(ctx, Invocation("HELP", "RULES", 1, "HELP RULES"))
