@@ -154,6 +154,7 @@ class Dispatcher:
             if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
                 return 0
             masked = mask_text(mail.body, mail.secrets) if mail.secrets else None
+            tried = mail.attempts  # for the log: a deferred mail that finally goes says so
             try:
                 message: EmailMessage | None = self.build(session, mail, pictures, undrawn)
                 problem = ""
@@ -186,7 +187,8 @@ class Dispatcher:
             else:  # the secret was delivered: gm keeps no copy of it in clear
                 session.connection().execute(_SENT_MASKED, {"mail": mail_id, "at": self.services.clock.now(),
                                                             "masked": masked})
-        log.info("sent mail %s (%s) to %s", mail_id, message["X-GM-Kind"], message["To"])
+        log.info("sent mail %s (%s) to %s%s", mail_id, message["X-GM-Kind"], message["To"],
+                 f", after {tried} failed tries" if tried else "")
         return 1
 
     def build(self, session: Session, mail: OutboundMail, pictures: dict,  # type: ignore[type-arg]
@@ -234,7 +236,8 @@ class Dispatcher:
                 self._failed(session, mail, f"still failing after {mail.attempts} attempts: {error}")
             else:
                 mail.next_attempt_at = self.services.clock.now() + RETRY_DELAYS[mail.attempts - 1]
-                log.info("mail %s to %s deferred: %s", mail_id, mail.to_address, error)
+                log.info("mail %s to %s deferred: %s; next try at %s", mail_id, mail.to_address, error,
+                         mail.next_attempt_at.isoformat(sep=" ", timespec="seconds"))
 
     def _give_up(self, mail_id: int, error: str) -> None:
         with self.services.db.unit_of_work() as session:

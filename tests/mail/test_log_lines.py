@@ -4,8 +4,11 @@ became of it, and never a line of the mail (a SIGNON secret is in it)."""
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
+
+from gm.transport import TemporaryFailure
 
 from tests.mail.conftest import GM_SECRET, Post, secret_of
 from tests.store.conftest import World, game_file
@@ -43,3 +46,22 @@ def test_a_game_created_or_changed_from_its_settings_file_is_one_line(
     world.write_game("g", game_file(players=3).replace("reminders: [24h]", "reminders: [12h]"))
     world.tick()
     assert f"game g: settings from {path} in force" in _said(caplog)
+
+
+def test_a_mail_deferred_says_why_and_when_next_and_says_so_when_it_goes(
+        post: Post, caplog: pytest.LogCaptureFixture) -> None:
+    from datetime import timedelta
+
+    from tests.mail.test_sending import FakeSender, _drain
+
+    caplog.set_level(logging.INFO)
+    post.send("france@example.test", "HELP\n")
+    sender = FakeSender()
+    sender.fail = TemporaryFailure("452 4.2.2 mailbox full")
+    _drain(post, sender)  # the game's own mails wait too
+    assert re.search(r"mail \d+ to france@example.test deferred: 452 4.2.2 mailbox full; next try at "
+                     r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", _said(caplog)), _said(caplog)
+    sender.fail = None
+    post.world.clock.advance(timedelta(minutes=2))
+    assert _drain(post, sender) > 0
+    assert re.search(r"sent mail \d+ \(reply\) to france@example.test, after 1 failed tries", _said(caplog))
