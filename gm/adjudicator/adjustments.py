@@ -72,10 +72,8 @@ class _State:
             return fail("only builds, removals and waives in an adjustment phase")
         if isinstance(order, Disband):
             return self._remove(index, power, order, count, fail)
-        if count <= 0:
-            return fail(f"{power} has no builds")
-        if self.used.get(power, 0) >= count:
-            return fail(f"{power} has only {count} build{'s' if count > 1 else ''}")
+        if count <= 0 or self.used.get(power, 0) >= count:
+            return fail(self.variant.builds_refusal(self.position, power, max(count, 0)))
         if isinstance(order, Waive):
             self.used[power] = self.used.get(power, 0) + 1
             return AdjustmentOutcome(index, order, None, True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from gm.adjudicator.adjustments import resolve_adjustments
+from gm.adjudicator.dice import DiceError
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.legality import review_declarations, review_movement, review_retreats
 from gm.adjudicator.phaselog import PhaseLog
@@ -77,6 +78,27 @@ def adjudicate(variant: Variant, position: Position, submitted: Sequence[tuple[s
     winner = variant.winner(following)
     return PhaseReport(results, resolved, following, winner, tuple(disorder), tuple(log.rolls), tuple(destroyed),
                        tuple(log.announcements), () if winner else variant.drawn(following))
+
+
+def judge_adjustments(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[OrderResult]:
+    """The results an adjustment phase's orders would have, each in the order submitted, with
+    every rule that judges them (a variant's accounts at the end of the phase too), and nothing
+    after the phase: what a reply to orders can tell for sure before the deadline. No die is
+    rolled (None where one would be: then the rules at the end of the phase are left out)."""
+    log = PhaseLog(None)
+    ordinary = [(p, o) for p, o in submitted if not isinstance(o, Declaration)]
+    declared = [(p, o) for p, o in submitted if isinstance(o, Declaration)]
+    try:
+        board = variant.prepare_adjustments(position, declared, log) if declared else position
+    except DiceError:
+        board = position
+    own, resolved, _ = _adjustments(variant, board, ordinary)
+    results = _with_declarations(variant, position, submitted, own)
+    try:
+        variant.end_of_phase(resolved, results, log)
+    except DiceError:
+        pass
+    return results
 
 
 def _with_declarations(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]],

@@ -452,6 +452,13 @@ class Variant:
         home = self.map.powers[power].home
         return frozenset(c for c in home if position.centres.get(c) == power and c not in occupied)
 
+    def builds_refusal(self, position: Position, power: str, count: int) -> str:
+        """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),
+        in the words of the variant's rules (builds bounded by money speak of money)."""
+        if count <= 0:
+            return f"{power} has no builds"
+        return f"{power} has only {count} build{'s' if count > 1 else ''}"
+
     def build_site_refusal(self, position: Position, power: str, province: str) -> str:
         """Why ``power`` may not build a unit in ``province``, not one of its ``build_sites``
         (a variant builds elsewhere than in supply centres, and says why not there)."""

@@ -7,7 +7,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gm.adjudicator.engine import adjudicate
 from gm.games.context import Services
 from gm.games.lifecycle import GameError, current_seats, first_order_example, join, name_rules, player_for, seat_of, start
 from gm.games.mailer import reader_zone
@@ -15,7 +14,7 @@ from gm.games.names import NameRefused
 from gm.games.notices import tell_everyone
 from gm.games.orderbook import current_orders, note_orders_changed, recount_ready
 from gm.games.passwords import hash_secret, new_secret
-from gm.reports.results import results_context
+from gm.reports.preview import preview_context
 from gm.games.schedule import reschedule, start_phase
 from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Press, Seat, SeatStatus, new_dice_seed
@@ -46,8 +45,7 @@ def preview(services: Services, session: Session, game: Game, actor: str) -> Non
     position = services.position_of(game)
     lines = current_orders(session, game)
     orders = [(p, o) for p, texts in lines.items() for o in services.orders_from(game, texts)]
-    report = adjudicate(variant, position, orders, seed=game.dice_seed)  # the very rolls processing will make
-    context = results_context(variant, str(position.phase), report, position)
+    context = preview_context(variant, position, orders, str(position.phase), game.dice_seed)  # never a die
     services.audit(session, game, actor, "preview", phase=game.phase)
     services.mailer.queue(
         session, to=services.settings_of(game).gm, subject=f"{services.config.judge_name}: PREVIEW {game.name} {game.phase}",

@@ -36,7 +36,8 @@ class Process(_GmCommand):
 
 class Preview(_GmCommand):
     name = "PREVIEW"
-    summary = "mail yourself what processing now would give, changing nothing"
+    summary = ("mail yourself what processing now would give, changing nothing (no die is rolled: what the "
+               "dice decide is left out)")
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
         gm_actions.preview(ctx.services, ctx.session, game, ctx.actor)
@@ -134,7 +135,8 @@ class Become(_GmCommand):
 
 class Start(_GmCommand):
     name = "START"
-    summary = "start a game that has all its players (when its settings say start: manual)"
+    summary = ("start a forming game now, with the players who have joined, if the variant is played by "
+               "that many (a game whose settings say start: when-full also starts by itself once full)")
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
         gm_actions.start_now(ctx.services, ctx.session, game, ctx.actor)

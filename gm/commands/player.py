@@ -22,12 +22,17 @@ from gm.games.lifecycle import (
     maybe_start,
     power_named,
     seat_of,
+    seats_wanted,
 )
 from gm.games.mailer import format_moment, hang
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
 from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_named, record_named
+from gm.commands import topics
+from gm.reports.counts import plural, units_counted
 from gm.reports.names import Namer
+from gm.settings.model import StartPolicy
+from gm.store.codec import decode_position
 from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
@@ -226,14 +231,15 @@ class Join(Command):
         else:
             first = f"You have joined {game.name}" + (f", asking for {seat.preference}." if seat.preference else ".")
         ctx.revealed.append(joined.secret)
+        started = maybe_start(ctx.services, ctx.session, game)  # the last seat: the powers are drawn now
         power = seat.power or (seat.preference if variant.power_named(seat.preference or "") else None)
-        example = first_order_example(ctx.services, game, power, seat.preference)
+        example = first_order_example(ctx.services, game, power, seat.preference)  # of its own units, or none
         lines = [first,
                  "", "Your secret for this game (keep it to yourself; it is shown only this once):",
                  "", f"    {joined.secret}", "",
                  f"Sign on with: SIGNON {power or '<power>'} {game.name} <secret>"
                  + (f", then your orders, e.g.\n    {example}" if example else "")]
-        if maybe_start(ctx.services, ctx.session, game):
+        if started:
             lines += ["", f"The game is full and has started: you play {joined.seat.power}."]
         return lines
 
@@ -241,8 +247,9 @@ class Join(Command):
 class List(Command):
     read_only = True
     name = "LIST"
-    usage = "LIST [game]"
-    summary = "the games on this judge, or one game's state"
+    usage = "LIST [game | PROVINCES [variant | game]]"
+    summary = ("the games on this judge; one game's state (seats taken and open while it forms); or the "
+               "board's province names and abbreviations")
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         name = invocation.args.strip()
@@ -251,20 +258,44 @@ class List(Command):
             if not games:
                 return ["There are no games on this judge."]
             return [f"  {g.name:<16} {g.variant:<24} {g.status:<9} {g.phase or ''}" for g in games]
+        word, _, rest = name.partition(" ")
         game = find_game(ctx.session, name)
+        if game is None and word.upper() in topics.PROVINCES:
+            return topics.provinces_of(ctx, rest.strip())
         if game is None:
             raise CommandError(f"there is no game {name!r}")
+        variant = ctx.services.variant_of(game)
         lines = [f"Game {game.name}: {game.variant}, {game.status}" + (f", {phase_title(ctx, game)}" if game.phase else "")]
         if game.position:
+            position = ctx.services.position_of(game)
             counts = {p: len(c) for p, c in _centres_by_power(game).items()}
             for seat in current_seats(game):
                 state = {SeatStatus.ACTIVE: "", SeatStatus.CIVIL_DISORDER: " (civil disorder)",
                          SeatStatus.VACANT: " (vacant)", SeatStatus.ELIMINATED: " (eliminated)"}[seat.status]
-                lines.append(f"  {seat.power or '?':<12} {counts.get(seat.power or '', 0):>2} centres{state}")
+                power = seat.power or "?"
+                held = units_counted(variant, position.units_of(power))
+                if variant.map.supply_centres:
+                    held = f"{plural(counts.get(power, 0), 'centre', 2)}, {held}"
+                lines.append(f"  {power:<12} {held}{state}")
         else:
-            lines.append(f"  {len(current_seats(game))} players have joined.")
+            lines.append(seats_line(ctx, game))
         lines.append(deadline_line(ctx, game))
         return lines
+
+
+def seats_line(ctx: MailContext, game: Game) -> str:
+    """How many seats of a forming game are taken and open, and when it starts."""
+    settings = ctx.services.settings_of(game)
+    fewest = ctx.services.variant_of(game).player_counts()[0]
+    wanted, joined = seats_wanted(ctx.services, game), len(current_seats(game))
+    text = f"  {joined} of {wanted} seats taken, {wanted - joined} open"
+    if settings.start is StartPolicy.WHEN_FULL:
+        text += ": it starts when every seat is taken"
+        if fewest < wanted:
+            text += f", or when its game master starts it with {fewest} or more players"
+    else:
+        text += f": its game master starts it (START) with {fewest} or more players"
+    return hang(text + ".", 4)
 
 
 def _centres_by_power(game: Game) -> dict[str, list[str]]:
@@ -288,7 +319,7 @@ class Orders(Command):
         submission = orderbook.submit(ctx.services, ctx.session, game, power, "\n".join(invocation.body),
                                       by=ctx.actor, inbound_id=ctx.inbound_id)
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        namer = Namer(ctx.services.variant_of(game))
+        namer = Namer(ctx.services.variant_of(game), ctx.services.position_of(game))
         lines = []
         unshown = 0
         for report in submission.lines:
@@ -299,7 +330,7 @@ class Orders(Command):
             if report.error:
                 lines.append(hang(f"    ERROR: {report.error}", 11))
             else:
-                lines.append(hang(f"    = {namer.order(report.order)}", 6))  # type: ignore[arg-type]
+                lines.append(hang(f"    = {namer.order(report.order, power)}", 6))  # type: ignore[arg-type]
             lines.extend(hang(f"    note: {w}", 10) for w in report.warnings)
         if unshown:
             lines.append(f"({count_lines(unshown, 'more')} read, all fine: not shown.)")
@@ -307,11 +338,11 @@ class Orders(Command):
 
 
 def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missing: list[str]) -> list[str]:
-    namer = Namer(ctx.services.variant_of(game))
     position = ctx.services.position_of(game)
+    namer = Namer(ctx.services.variant_of(game), position)
     title = ctx.services.variant_of(game).title(position.phase)
     lines = [hang(f"Current orders for {power} in {game.name}, {title}:", 4)]
-    lines += [hang(f"  {namer.order(o)}", 6) for o in orders] or ["  (none)"]
+    lines += [hang(f"  {namer.order(o, power)}", 6) for o in orders] or ["  (none)"]
     if missing:
         lines.append(hang("Still without orders: " + ", ".join(missing), 4))
     lines += [hang(line, 4) for line in ctx.services.variant_of(game).orders_note(position, power, orders)]
@@ -457,14 +488,14 @@ class History(Command):
         ))
         lines: list[str] = []
         variant = ctx.services.variant_of(game)
-        namer = Namer(variant)
         for record in reversed(records):
+            namer = Namer(variant, decode_position(variant, record.position_before))  # as the units stood
             title = variant.title(variant.calendar.parse(record.phase))
             lines.append(f"{title[:1].upper()}{title[1:]}:")
             for result in record.results.get("results", []):
                 outcome = "" if result["succeeded"] else f"  (*{result['reason']}*)"
                 orders = ctx.services.orders_from(game, [result["order"]])
-                text = namer.order(orders[0]) if orders else result["order"]
+                text = namer.order(orders[0], result["power"]) if orders else result["order"]
                 lines.append(f"  {result['power'] + ':':<10} {text}{outcome}")
         if not records:
             lines.append(f"No phase of {game.name} has been processed yet.")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import difflib
 
 from gm.adjudicator.variant import Variant
-from gm.commands import account, master, player, press, web
+from gm.domain.position import Position
+from gm.commands import account, master, player, press, topics, web
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.games.mailer import hang
@@ -31,8 +32,10 @@ DICE_WORD = "DICE"  # HELP DICE: how the judge rolls dice, and how to check a ro
 class Help(Command):
     read_only = True
     name = "HELP"
-    usage = "HELP [command | RULES | DICE | variant]"
-    summary = "this list, how to write one command, a variant's rules as this judge reads them, or how it rolls dice"
+    usage = "HELP [command | topic | variant]"
+    summary = ("this list; how to write one command; a topic: ORDERS (the orders of your game, with "
+               "examples from your units), an order by its word (HELP PAY), PROVINCES (the board's "
+               "names), RULES (your game's rules), DICE, VARIANTS; or a variant's rules")
 
     def __init__(self, table: CommandTable):
         self.table = table
@@ -44,6 +47,14 @@ class Help(Command):
             if ctx.game is not None and ctx.services.mailer.rules_template(ctx.game.variant):
                 lines += ["", *_rules(ctx, ctx.services.variant_of(ctx.game), ctx.game)]
             return lines
+        word, _, rest = wanted.upper().partition(" ")
+        if word in topics.ORDERS:  # before the command ORDERS (STATUS): how to write them
+            variant, position, power = _game_board(ctx, rest)
+            return topics.orders_topic(variant, position, power)
+        if word in topics.PROVINCES:
+            return topics.provinces_of(ctx, wanted[len(word):].strip())
+        if word in topics.VARIANTS and not rest:
+            return topics.variants_topic(ctx.services.catalog)
         command = self.table.find(wanted.upper())
         if command is not None:
             return [command.usage or command.name, f"  {command.summary}"]
@@ -54,9 +65,13 @@ class Help(Command):
                 raise CommandError("sign on to a game first, or write HELP <variant>")
             return _rules(ctx, ctx.services.variant_of(ctx.game), ctx.game)
         variant = _variant_named(ctx, wanted)
-        if variant is None:
-            raise CommandError(self.table.unknown(wanted.upper()))
-        return _rules(ctx, variant)
+        if variant is not None:
+            return _rules(ctx, variant)
+        game_variant, position, power = _signed_board(ctx)
+        form = topics.form_topic(wanted, ctx.services.catalog, game_variant, position, power)
+        if form is not None:
+            return form
+        raise CommandError(self.table.unknown(wanted.upper()).replace("the commands.", "the commands and topics."))
 
     def _commands(self, ctx: MailContext) -> list[str]:
         examples: list[str] = []
@@ -68,12 +83,33 @@ class Help(Command):
         return text.rstrip("\n").split("\n")
 
 
+def _signed_board(ctx: MailContext) -> tuple[Variant | None, Position | None, str | None]:
+    """The variant, board and power of the game signed on to (the power: None for a game master
+    who has not BECOME one)."""
+    if ctx.game is None:
+        return None, None, None
+    variant = ctx.services.variant_of(ctx.game)
+    position = ctx.services.position_of(ctx.game) if ctx.game.position else None
+    return variant, position, ctx.power
+
+
+def _game_board(ctx: MailContext, named: str) -> tuple[Variant, Position | None, str | None]:
+    """For a topic about one variant: the variant named after the topic (HELP ORDERS eagles), else
+    the game signed on to's, else standard play's."""
+    if named:
+        variant = _variant_named(ctx, named)
+        if variant is None:
+            raise CommandError(f"there is no variant {named.lower()!r} (HELP VARIANTS lists them)")
+        return variant, None, None
+    found, position, power = _signed_board(ctx)
+    if found is not None:
+        return found, position, power
+    return ctx.services.catalog.get("standard"), None, None
+
+
 def _variant_named(ctx: MailContext, text: str) -> Variant | None:
     """A variant by its name as players write it ("Rise of Rome II" or rise-of-rome-ii)."""
-    key = "-".join(text.lower().split())
-    if key not in ctx.services.catalog.names():
-        return None
-    return ctx.services.catalog.get(key)
+    return topics.variant_named(ctx.services.catalog, text)
 
 
 def _rules(ctx: MailContext, variant: Variant, game: Game | None = None) -> list[str]:

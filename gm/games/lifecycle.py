@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -20,7 +21,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.games.names import NameRules, taken_names
 from gm.games.notices import tell_everyone
-from gm.reports.names import Namer
+from gm.reports.names import Namer, WaitsOffBoard
 from gm.reports.examples import examples_for
 from gm.reports.results import results_context
 from gm.store.codec import decode_position, encode_position
@@ -286,14 +287,17 @@ def _welcome(services: Services, session: Session, game: Game, joined: Joined) -
 
 
 def first_order_example(services: Services, game: Game, power: str | None, choice: str | None = None) -> str | None:
-    """An order the player could send first: a move of one of its units, or, where the players
-    found their powers, a build in the place it chose."""
+    """An order the player could send first: a move of one of its own units, or, where the players
+    found their powers, a build in the place it chose. None while its units are not known (the
+    powers or the start are still to be drawn)."""
     variant = services.variant_of(game)
     if variant.open_membership:
         province = variant.map.provinces.get(choice or "")
         return f"BUILD A {province.name}" if province is not None else None
+    if power is None or (game.position is None and variant.rolls_dice):
+        return None  # its units are drawn with the dice when the game starts
     position = services.position_of(game) if game.position else variant.initial_position()
-    return examples_for(variant, position, power).move
+    return examples_for(variant, position, power, own_only=True).move
 
 
 def seats_wanted(services: Services, game: Game) -> int:
@@ -334,10 +338,23 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     game.status = GameStatus.ACTIVE
     services.audit(session, game, actor, "started", powers={s.power: s.player.email for s in seats if s.player})
     start_phase(services, session, game, position)
-    namer = Namer(variant)
     tell_everyone(services, session, game, template="mail/start.txt.j2", kind="start",
                   subject=f"{game.name} has started", seats=seats, variant=variant, position=position,
-                  units_named=lambda units: [namer.unit(u) for u in units], rolls=log.rolls)
+                  units_named=units_named(variant, position), rolls=log.rolls,
+                  waiting=isinstance(variant, WaitsOffBoard) and bool(variant.units_off_board(position)))
+
+
+def units_named(variant: Variant, position: Position) -> Callable[[str], list[str]]:
+    """A power's units in words, as the start mail lists them: those on the board, then those
+    waiting to come onto it (Rise of Rome II's leaders, placed with the first orders)."""
+    namer = Namer(variant, position)
+    waiting = variant.units_off_board(position) if isinstance(variant, WaitsOffBoard) else []
+
+    def named(power: str) -> list[str]:
+        return ([namer.unit(u) for u in position.units_of(power)]
+                + [f"{namer.unit(u)}, to be placed" for u in waiting if u.power == power])
+
+    return named
 
 
 def _assign_powers(services: Services, game: Game, seats: list[Seat], powers: list[str]) -> None:

@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from gm.adjudicator.adjustments import resolve_adjustments
+from gm.adjudicator.engine import judge_adjustments
 from gm.adjudicator.legality import review_declarations, review_movement, review_retreats
 from gm.adjudicator.variant import Variant
 from gm.domain.orders import Build, Declaration, Disband, Order, Waive
@@ -20,6 +21,9 @@ from gm.domain.position import Position
 from gm.orders import OrderGrammar, ParsedLine, Severity, parse_orders
 from gm.reports.names import Namer
 from gm.games.context import Services
+from gm.games.reading import BoardReader
+from gm.orders.forms import form_for
+from gm.reports.examples import example_of
 from gm.games.lifecycle import seat_of
 from gm.games.schedule import refresh_due
 from gm.store.models import Game, OrderSet, SeatStatus
@@ -33,7 +37,8 @@ class LineReport:
     text: str
     order: Order | None
     error: str = ""
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # also how it was read, what it replaced
+    form: str | None = None  # the order word of a line that went wrong after it (Diagnostic.form)
 
 
 @dataclass
@@ -152,10 +157,13 @@ def missing_for(variant: Variant, position: Position, power: str, orders: list[O
         verb = "removal" if any(a.power == power and a.count < 0 for a in variant.adjustments(position)) else "build"
         left = want - have
         return [f"{left} {verb}{'s' if left > 1 else ''}"]
-    ordered = {o.unit.province for o in orders if o.unit is not None}
+    # A unit is ordered by an order for its province of its type (or of no type written): a
+    # leader's orders leave the army beside it without orders.
+    ordered = {(o.unit.province, o.unit.type) for o in orders if o.unit is not None}
     units = position.units if kind is PhaseKind.MOVEMENT else [d.unit for d in position.dislodged]
     namer = Namer(variant)
-    return [namer.unit(u) for u in units if u.power == power and u.location.province not in ordered]
+    return [namer.unit(u) for u in units if u.power == power and (u.location.province, u.type) not in ordered
+            and (u.location.province, None) not in ordered]
 
 
 def submit(
@@ -168,38 +176,63 @@ def submit(
     inbound_id: int | None = None,
     replace: bool = False,
 ) -> Submission:
-    """Read order lines for ``power``; store the valid ones as a new version of its set."""
+    """Read order lines for ``power``; store the valid ones as a new version of its set.
+
+    Each order is read against the board (``gm.games.reading``: the real unit's type; the phase
+    that takes it) and judged at once as the deadline will judge it: on its own in a movement or
+    retreat phase, with the power's whole set in an adjustment phase (too many builds, a second
+    build in one place, builds that cost more than the treasury). An order that would surely
+    fail is refused with the reason; one that replaces an earlier order for the same unit says
+    which."""
     variant = services.variant_of(game)
     position = services.position_of(game)
     grammar = OrderGrammar.for_variant(variant)
     previous = latest_set(session, game, power)
     kept = services.orders_from(game, previous.lines) if previous is not None and not replace else []
     parsed_lines = parse_orders(text, grammar, context=position)  # named units ("Hannibal") are found on the board
-    readable = [p.order for p in parsed_lines if p.ok and p.order is not None]
-    verdicts = iter(check_orders(variant, position, power, readable))
+    namer = Namer(variant, position)
+    reader = BoardReader(variant, position, power, namer)
     reports = []
-    accepted: list[Order] = []
+    read: list[tuple[LineReport, Order]] = []
     for parsed in parsed_lines:
         report = _report(parsed)
-        if parsed.ok and parsed.order is not None:
-            why = next(verdicts)
-            if why:
-                report.error = why
-                report.order = parsed.order
-            else:
-                accepted.append(parsed.order)
         reports.append(report)
-    orders = _book(variant, position, power, kept + accepted)
+        if not parsed.ok or parsed.order is None:
+            _show_form(report, variant, position, power)
+            continue
+        reading = reader.read(parsed.order, parsed.text)
+        report.order = reading.order
+        report.warnings.extend(reading.notes)
+        if reading.error:
+            report.error = reading.error
+        else:
+            read.append((report, reading.order))
+    verdicts = check_orders(variant, position, power, [o for _, o in read])
+    accepted: list[tuple[LineReport, Order]] = []
+    for (report, order), why in zip(read, verdicts):
+        if why:
+            report.error = why
+        else:
+            accepted.append((report, order))
+    if position.phase.kind is PhaseKind.ADJUSTMENTS:
+        orders = _judge_adjustments(variant, position, power, kept, accepted, namer)
+    else:
+        orders, replaced = _book(variant, position, power, kept, [o for _, o in accepted])
+        for (report, order), before in zip(accepted, replaced):
+            _note_replaced(report, order, before, namer, power)
     _store_set(services, session, game, power, previous, text, [str(o) for o in orders], by, inbound_id)
     missing = missing_for(variant, position, power, orders)
     _mark_ready(game, power, missing)
     return Submission(reports, orders, missing)
 
 
-def _book(variant: Variant, position: Position, power: str, orders: list[Order]) -> list[Order]:
-    """The power's order set: each later order in place of an earlier one for the same unit. In
-    a movement phase the orders are first as the variant's rules read them before review (a
-    leader placed: orders naming it where it waited name it where it stands)."""
+def _book(variant: Variant, position: Position, power: str, kept: list[Order],
+          new: list[Order]) -> tuple[list[Order], list[Order | None]]:
+    """The power's order set: each later order in place of an earlier one for the same unit;
+    and for each of the ``new`` orders, the order it replaced (None: none). In a movement phase
+    the orders are first as the variant's rules read them before review (a leader placed: orders
+    naming it where it waited name it where it stands)."""
+    orders = kept + new
     board = position
     if position.phase.kind is PhaseKind.MOVEMENT:
         board, prepared = variant.prepare_movement(position, [(power, o) for o in orders])
@@ -207,9 +240,60 @@ def _book(variant: Variant, position: Position, power: str, orders: list[Order])
     provinces = [u.location.province for u in board.units if u.power == power]
     shared = frozenset(p for p in provinces if provinces.count(p) > 1)
     current: dict[str, Order] = {}
-    for order in orders:
-        current[_key_with_count(order, current, shared)] = order
-    return list(current.values())
+    replaced: list[Order | None] = []
+    for index, order in enumerate(orders):
+        key = _key_with_count(order, current, shared)
+        if index >= len(kept):
+            replaced.append(current.get(key))
+        current[key] = order
+    return list(current.values()), replaced
+
+
+def _judge_adjustments(variant: Variant, position: Position, power: str, kept: list[Order],
+                       accepted: list[tuple[LineReport, Order]], namer: Namer) -> list[Order]:
+    """The new adjustment orders judged one by one with the power's set as it stands (the first
+    legal ones count, DATC 4.D.4-4.D.6): one that would fail is refused, and so is one that
+    would make an order already given fail (builds beyond the treasury). A build given when
+    every build is ordered takes the place of a WAIVE. Returns the power's set."""
+    current = list(kept)
+    for report, order in accepted:
+        trial, (before,) = _book(variant, position, power, current, [order])
+        problem = _set_problem(variant, position, power, current, trial, order)
+        waived = next((o for o in current if isinstance(o, Waive)), None)
+        if problem and isinstance(order, Build) and waived is not None:
+            without = list(current)
+            without.remove(waived)
+            instead, (before,) = _book(variant, position, power, without, [order])
+            if _set_problem(variant, position, power, without, instead, order) is None:
+                trial, problem, before = instead, None, before or waived
+        if problem:
+            report.error = problem
+            continue
+        _note_replaced(report, order, before, namer, power)
+        current = trial
+    return current
+
+
+def _note_replaced(report: LineReport, order: Order, before: Order | None, namer: Namer, power: str) -> None:
+    if before is not None and before != order:
+        report.warnings.append(f"replaces {namer.order(before, power)}")
+
+
+def _set_problem(variant: Variant, position: Position, power: str, before: list[Order], trial: list[Order],
+                 order: Order) -> str | None:
+    """Why ``order`` cannot join the power's set ``before`` (``trial``: the set with it, each
+    order of ``before`` in its place, ``order`` in the place of the one it replaces or last)."""
+    results = judge_adjustments(variant, position, [(power, o) for o in trial])
+    if not isinstance(order, Declaration):  # a declaration may wait on another power's: its review judged it
+        mine = next((r for r, o in zip(reversed(results), reversed(trial)) if o is order), None)
+        if mine is not None and not mine.succeeded:
+            return mine.detail or mine.reason_text or "refused"
+    earlier = judge_adjustments(variant, position, [(power, o) for o in before]) if before else []
+    for index, (was, now) in enumerate(zip(earlier, results)):
+        if trial[index] is before[index] and was.succeeded and not now.succeeded:
+            why = now.detail or now.reason_text or "it would fail"
+            return f"{why}; so this order is not taken, and your other orders stand"
+    return None
 
 
 def _key_with_count(order: Order, current: dict[str, Order], shared: frozenset[str]) -> str:
@@ -220,10 +304,21 @@ def _key_with_count(order: Order, current: dict[str, Order], shared: frozenset[s
 
 
 def _report(parsed: ParsedLine) -> LineReport:
-    errors = [str(d) for d in parsed.diagnostics if d.severity is Severity.ERROR]
+    errors = [d for d in parsed.diagnostics if d.severity is Severity.ERROR]
     warnings = [str(d) for d in parsed.diagnostics if d.severity is Severity.WARNING]
+    form = next((d.form for d in errors if d.form and not d.suggestion), None)  # a near miss says enough
     return LineReport(parsed.line_no, parsed.text, parsed.order if parsed.ok else None,
-                      "; ".join(errors), warnings)
+                      "; ".join(str(d) for d in errors), warnings, form)
+
+
+def _show_form(report: LineReport, variant: Variant, position: Position, power: str) -> None:
+    """After a line that went wrong after its order word: that order's form, and an example of
+    it from the power's own units."""
+    form = form_for(variant, report.form) if report.form else None
+    if form is None:
+        return
+    example = example_of(form, variant, position, power)
+    report.warnings.append(f"write it as {form.usage}" + (f", e.g. {example}" if example else ""))
 
 
 def _store_set(services: Services, session: Session, game: Game, power: str, previous: OrderSet | None,

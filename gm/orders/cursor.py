@@ -160,6 +160,12 @@ class Cursor:
     def _misspelt_name_before(self, i: int) -> tuple[str, str] | None:
         """Left-over words that, with the words just before them, spell a province name
         nearly: "Norwegian See" is read as Norwegian Sea plus "See" before this catches it."""
+        best = self.name_before(i)
+        return None if best is None else (best[0], best[1])
+
+    def name_before(self, i: int) -> tuple[str, str, float] | None:
+        """(words as written, the province name they nearly spell, similarity) for the words at
+        ``i`` read with one or two words before them, where that spells a longer name."""
         best: tuple[str, str, float] | None = None
         for back in (1, 2):
             start = i - back
@@ -176,7 +182,7 @@ class Cursor:
                     and (best is None or found[2] > best[2])
                 ):
                     best = (self.text(start, ends[k - 1]), found[1], found[2])
-        return None if best is None else (best[0], best[1])
+        return best
 
     def province_guess(self, i: int) -> tuple[str, str, float] | None:
         """For unknown words at ``i``: (words as written, nearest province name, similarity)."""
@@ -197,6 +203,11 @@ class Cursor:
 
         def diagnose() -> Diagnostic:
             guess = self.province_guess(i)
+            # The word may end a name of several words whose first was read as a name of its
+            # own: "New Carthagee" is New Carthage misspelt, not "New" then "Carthagee".
+            longer = self.name_before(i)
+            if longer is not None and (guess is None or longer[2] >= guess[2]):
+                guess = longer
             if guess:
                 return Diagnostic.error(f'unknown province "{guess[0]}"', guess[1])
             return Diagnostic.error(f'unknown province "{t.text}"')

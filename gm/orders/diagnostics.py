@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 
@@ -17,6 +17,9 @@ class Diagnostic:
     severity: Severity
     message: str
     suggestion: str | None = None  # e.g. the full name of the province probably meant
+    # The order word of the order the line seemed to give ("support", "attacks", "pay"), when it
+    # went wrong after it: the reply can show that order's form (gm.orders.forms).
+    form: str | None = None
 
     def __str__(self) -> str:
         if self.suggestion:
@@ -24,8 +27,8 @@ class Diagnostic:
         return self.message
 
     @classmethod
-    def error(cls, message: str, suggestion: str | None = None) -> Diagnostic:
-        return cls(Severity.ERROR, message, suggestion)
+    def error(cls, message: str, suggestion: str | None = None, form: str | None = None) -> Diagnostic:
+        return cls(Severity.ERROR, message, suggestion, form)
 
     @classmethod
     def warning(cls, message: str, suggestion: str | None = None) -> Diagnostic:
@@ -44,16 +47,21 @@ class OrderSyntaxError(ValueError):
         self,
         diagnostic: Diagnostic | Callable[[], Diagnostic],
         pos: int | None = None,
+        form: str | None = None,
     ):
         self._diagnostic = diagnostic
         self.pos = pos
+        self.form = form  # the order word read before the line went wrong (Diagnostic.form)
         super().__init__()
 
     @property
     def diagnostic(self) -> Diagnostic:
         if callable(self._diagnostic):
             self._diagnostic = self._diagnostic()
-        return self._diagnostic
+        found = self._diagnostic
+        if self.form is not None and found.form is None:
+            found = self._diagnostic = replace(found, form=self.form)
+        return found
 
     def __str__(self) -> str:
         return str(self.diagnostic)

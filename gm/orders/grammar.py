@@ -59,7 +59,7 @@ from typing import Any
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order, UnitRef
-from gm.domain.units import STANDARD_UNIT_TYPES, UnitType
+from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, UnitType
 from gm.maps.model import GameMap, normalise_name
 from gm.orders import verbs
 from gm.orders.cursor import Cursor, first_success, is_number
@@ -76,7 +76,8 @@ from gm.orders.tokens import WORD, clean_line, tokenize
 from gm.orders.verbs import VerbHandler
 
 NamedUnitResolver = Callable[[Any], UnitRef | None]
-_MEMO_KEY = "order grammar"  # where a variant keeps its grammar (Variant.memo)
+_MEMO_KEY = "order grammar"
+LEADING_VERBS = frozenset({"move", "moves"})  # unit verbs also read before their unit  # where a variant keeps its grammar (Variant.memo)
 CACHE_LIMIT = 4096  # lines (and units, and locations) a grammar remembers the reading of
 
 
@@ -108,8 +109,19 @@ class OrderGrammar:
         for t in self.unit_types:
             types.setdefault(normalise_name(t.name), t)
         types.pop("", None)
+        # Standard players write "A" and "Army" whatever a variant calls its land units: where none
+        # is called so (Diplomacy of the Empire's infantry, cavalry, catapults), those words stand
+        # for "the land unit there", whose type the board tells (gm.games.reading says so).
+        self.stand_ins: dict[UnitType, Mobility] = {}
+        for standard in STANDARD_UNIT_TYPES:
+            spellings = (normalise_name(standard.letter), normalise_name(standard.name))
+            if any(s in types for s in spellings) or not any(t.mobility is standard.mobility for t in self.unit_types):
+                continue
+            self.stand_ins[standard] = standard.mobility
+            for spelling in spellings:
+                types[spelling] = standard
         self.types: PhraseIndex[UnitType] = PhraseIndex(types)
-        self.type_names = frozenset(normalise_name(t.name) for t in self.unit_types)
+        self.type_names = frozenset(normalise_name(t.name) for t in (*self.unit_types, *self.stand_ins))
         self.unit_verbs: dict[str, VerbHandler] = dict(verbs.UNIT_VERBS)
         self.line_verbs: dict[str, VerbHandler] = dict(verbs.LINE_VERBS)
         self.named_units: PhraseIndex[NamedUnitResolver] = PhraseIndex({})
@@ -214,6 +226,9 @@ class OrderGrammar:
             attempts.append(lambda: self._verb(handler, None, c))
         if c.starts_unit():
             attempts.append(lambda: self._unit_first(c))
+        leading = self.unit_verbs.get(c.key or "") if c.key in LEADING_VERBS and handler is None else None
+        if leading is not None:  # "move Nisibis to Osrhoene": the order word before its unit
+            attempts.append(lambda: self._verb_first(leading, c))
         if not attempts:
             raise self._unknown_word(c, self.line_verbs, None)
         index, (order, after) = first_success(attempts)
@@ -224,17 +239,29 @@ class OrderGrammar:
 
     def _verb(self, handler: VerbHandler, unit: UnitRef | None, c: Cursor, skip: int = 1) -> tuple[Order, Cursor]:
         f = c.fork()
+        word = (c.key or "-") if skip else "-"
         f.advance(skip)
         try:
             order = handler(unit, f)
+            f.expect_end()
         except OrderSyntaxError as error:
             if error.pos is None:
                 error.pos = f.i
+            if error.form is None:
+                error.form = word
             raise
         if not isinstance(order, Order):
             raise TypeError(f"verb handler {handler!r} returned {order!r}, not an Order")
-        f.expect_end()
         return order, f
+
+    def _verb_first(self, handler: VerbHandler, c: Cursor) -> tuple[Order, Cursor]:
+        """A move written with its order word first ("move A PAR to BUR"), as players say it."""
+        f = c.fork()
+        f.advance()
+        readings = f.unit_readings(what="unit")
+        for _, after in readings:
+            after.accept("-")  # "move A PAR - BUR" as "move A PAR to BUR"
+        return first_success([partial(self._verb, handler, u, a, 0) for u, a in readings])[1]
 
     def _unit_first(self, c: Cursor) -> tuple[Order, Cursor]:
         readings = c.unit_readings(what="unit")
@@ -268,11 +295,17 @@ class OrderGrammar:
             return c.error(f'unexpected "{t.text}" {where}')
 
         def diagnose() -> Diagnostic:
+            if unit is None and len(t.norm) > 2 and t.norm in self.unit_verbs:  # "support A NIS - OSR": whose?
+                return Diagnostic.error(f'"{t.text}" comes after the unit it orders: write the unit first',
+                                        form=t.norm)
             words = list(table)
             if unit is None:
                 words += [*self.type_names, *self.unit_names]
             verb = closest_word(t.norm, words)
             province = c.province_guess(c.i)
+            longer = c.name_before(c.i)  # "A New Carthagee": New Carthage misspelt, "New" read as a name
+            if longer is not None and (province is None or longer[2] >= province[2]):
+                return Diagnostic.error(f'unknown province "{longer[0]}"', longer[1])
             if province is not None and province[2] < 0.8:
                 province = None  # here the word may be anything: only suggest close names
             if verb is not None and (province is None or verb[1] >= province[2]):

@@ -1,6 +1,14 @@
-"""Orders, units and places in words, with the variant's own names (never raw ids)."""
+"""Orders, units and places in words, with the variant's own names (never raw ids).
+
+Given the board the orders were written for, a unit is named as it stands there: its real type
+whatever the order wrote ("F Aegyptus" for an infantry is "Infantry Aegyptus"), and a unit the
+variant names by name with it ("Hannibal (Leader, New Carthage)"). Without a board, units are
+named as written.
+"""
 
 from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
 
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
@@ -21,13 +29,35 @@ from gm.domain.orders import (
     UnitRef,
     Waive,
 )
+from gm.domain.position import Position
 from gm.domain.units import Unit
 
 
+@runtime_checkable
+class NamesUnits(Protocol):
+    """A rules module whose units may have names of their own (Rise of Rome II's leaders)."""
+
+    def unit_name(self, unit: Unit) -> str | None: ...
+
+
+@runtime_checkable
+class WaitsOffBoard(Protocol):
+    """A rules module whose powers have units waiting to come onto the board (Rise of Rome II's
+    leaders before the first Spring orders): where each waits, as units."""
+
+    def units_off_board(self, position: Position) -> list[Unit]: ...
+
+
 class Namer:
-    def __init__(self, variant: Variant):
+    def __init__(self, variant: Variant, position: Position | None = None):
         self.variant = variant
         self.map = variant.map
+        self._names = variant if isinstance(variant, NamesUnits) else None
+        self._standing: dict[str, list[Unit]] = {}
+        if position is not None:
+            waiting = variant.units_off_board(position) if isinstance(variant, WaitsOffBoard) else []
+            for unit in (*position.units, *(d.unit for d in position.dislodged), *waiting):
+                self._standing.setdefault(unit.location.province, []).append(unit)
 
     def place(self, location: Location) -> str:
         province = self.map.provinces.get(location.province)
@@ -36,47 +66,52 @@ class Namer:
             return f"{name} ({self.map.coast_names.get(location.coast, location.coast)})"
         return name
 
-    def unit(self, unit: Unit | UnitRef) -> str:
-        kind = unit.type.name.capitalize() if unit.type else "Unit"
-        return f"{kind} {self.place(unit.location)}"
+    def standing(self, ref: UnitRef, power: str | None = None) -> Unit | None:
+        """The unit on the board (or waiting to come onto it) an order's unit names: of the type
+        written (orders are stored with the real unit's, gm.games.reading), of ``power`` where
+        several are alike; of any type where none is written. None when none stands there."""
+        units = self._standing.get(ref.location.province)
+        if not units:
+            return None
+        if ref.type is not None:
+            units = [u for u in units if u.type is ref.type]
+        mine = [u for u in units if u.power == power]
+        return (mine or units or [None])[0]
+
+    def unit(self, unit: Unit | UnitRef, power: str | None = None, *, on_board: bool = True) -> str:
+        """"Army Paris"; "Hannibal (Leader, New Carthage)"; the place alone for a unit whose type
+        is unknown. ``power``: whose order names it (a unit waiting off the board is its);
+        ``on_board``: False for a unit not yet there (a build), named as written."""
+        if isinstance(unit, Unit):
+            found: Unit | None = unit
+        elif not on_board:
+            found = Unit(power, unit.type, unit.location) if power is not None and unit.type is not None else None
+        else:
+            found = self.standing(unit, power)
+            if found is None and power is not None and unit.type is not None:
+                found = Unit(power, unit.type, unit.location)  # not on the board (a leader waiting)
+        kind = found.type if found is not None else unit.type
+        place = self.place(found.location if found is not None else unit.location)
+        name = self._names.unit_name(found) if self._names is not None and found is not None else None
+        if kind is None:
+            return place
+        if name:
+            return f"{name} ({kind.name.capitalize()}, {place})"
+        return f"{kind.name.capitalize()} {place}"
 
     def adjective(self, power: str) -> str:
         found = self.map.powers.get(power)
         return found.adjective if found else power
 
     def owned_unit(self, unit: Unit) -> str:
-        """"the French army in Paris"."""
-        return f"the {self.adjective(unit.power)} {unit.type.name} in {self.place(unit.location)}"
+        """"the French army in Paris"; "Hannibal, the Carthaginian leader in Zama"."""
+        name = self._names.unit_name(unit) if self._names is not None else None
+        text = f"the {self.adjective(unit.power)} {unit.type.name} in {self.place(unit.location)}"
+        return f"{name}, {text}" if name else text
 
-    def order(self, order: Order) -> str:
-        if isinstance(order, Hold):
-            return f"{self.unit(order.unit)} HOLD"
-        if isinstance(order, Move):
-            via = " via convoy" if order.via_convoy else ""
-            return f"{self.unit(order.unit)} -> {self.place(order.destination)}{via}"
-        if isinstance(order, MoveInRounds):
-            return f"{self.unit(order.unit)} -> {self.route(order.steps)}"
-        if isinstance(order, MoveAlongPath):
-            return f"{self.unit(order.unit)} -> {self.route(order.path)}"
-        if isinstance(order, MoveThen):
-            return f"{self.unit(order.unit)} -> {self.route(order.first)} then {self.route(order.then)}"
-        if isinstance(order, SecondMove):
-            return f"{self.unit(order.unit)} -> {self.route(order.path)} (second move)"
-        if isinstance(order, SupportHold):
-            return f"{self.unit(order.unit)} SUPPORT {self.unit(order.supported)}"
-        if isinstance(order, SupportMove):
-            return f"{self.unit(order.unit)} SUPPORT {self.unit(order.supported)} -> {self.place(order.destination)}"
-        if isinstance(order, Convoy):
-            return f"{self.unit(order.unit)} CONVOY {self.unit(order.army)} -> {self.place(order.destination)}"
-        if isinstance(order, Retreat):
-            return f"{self.unit(order.unit)} RETREAT -> {self.place(order.destination)}"
-        if isinstance(order, Disband):
-            return f"{self.unit(order.unit)} DISBAND"
-        if isinstance(order, Build):
-            return f"BUILD {self.unit(order.unit)}"
-        if isinstance(order, Waive):
-            return "WAIVE"
-        return order.in_words(self) or str(order)
+    def order(self, order: Order, power: str | None = None) -> str:
+        """The order in words; ``power``: whose order it is (names its units off the board)."""
+        return _Words(self, power).order(order)
 
     def route(self, locations: tuple[Location, ...]) -> str:
         """"Gulf of Lyon -> Spain (south coast)": the provinces of a move of several steps."""
@@ -87,3 +122,48 @@ class Namer:
         if len(names) <= 1:
             return "".join(names)
         return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+class _Words:
+    """One order's words: its units named for the power that gave it (``Order.in_words``)."""
+
+    def __init__(self, namer: Namer, power: str | None):
+        self.namer = namer
+        self.power = power
+
+    def unit(self, unit: UnitRef) -> str:
+        return self.namer.unit(unit, self.power)
+
+    def place(self, location: Location) -> str:
+        return self.namer.place(location)
+
+    def order(self, order: Order) -> str:
+        namer, unit = self.namer, self.unit
+        if isinstance(order, Hold):
+            return f"{unit(order.unit)} HOLD"
+        if isinstance(order, Move):
+            via = " via convoy" if order.via_convoy else ""
+            return f"{unit(order.unit)} -> {namer.place(order.destination)}{via}"
+        if isinstance(order, MoveInRounds):
+            return f"{unit(order.unit)} -> {namer.route(order.steps)}"
+        if isinstance(order, MoveAlongPath):
+            return f"{unit(order.unit)} -> {namer.route(order.path)}"
+        if isinstance(order, MoveThen):
+            return f"{unit(order.unit)} -> {namer.route(order.first)} then {namer.route(order.then)}"
+        if isinstance(order, SecondMove):
+            return f"{unit(order.unit)} -> {namer.route(order.path)} (second move)"
+        if isinstance(order, SupportHold):
+            return f"{unit(order.unit)} SUPPORT {namer.unit(order.supported)}"
+        if isinstance(order, SupportMove):
+            return f"{unit(order.unit)} SUPPORT {namer.unit(order.supported)} -> {namer.place(order.destination)}"
+        if isinstance(order, Convoy):
+            return f"{unit(order.unit)} CONVOY {namer.unit(order.army)} -> {namer.place(order.destination)}"
+        if isinstance(order, Retreat):
+            return f"{unit(order.unit)} RETREAT -> {namer.place(order.destination)}"
+        if isinstance(order, Disband):
+            return f"{unit(order.unit)} DISBAND"
+        if isinstance(order, Build):
+            return f"BUILD {namer.unit(order.unit, self.power, on_board=False)}"
+        if isinstance(order, Waive):
+            return "WAIVE"
+        return order.in_words(self) or str(order)

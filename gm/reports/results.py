@@ -10,16 +10,17 @@ from gm.domain.geography import Location
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit
+from gm.reports.counts import units_counted
 from gm.reports.names import Namer
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
-    namer = Namer(variant)
+    namer = Namer(variant, before)  # units named as they stood when ordered
     by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.map.powers}
     commanded: dict[Unit, int] = {}  # counted: two alike units may share a province
     for result in report.results:
         by_power.setdefault(result.power, []).append({
-            "text": namer.order(result.order),
+            "text": namer.order(result.order, result.power),
             "succeeded": result.succeeded,
             "reason": result.reason_text,
             "notes": list(result.notes),
@@ -55,9 +56,9 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
     if variant.map.supply_centres and (ownership_changed or before.phase.kind is not PhaseKind.MOVEMENT):
         for power in list(variant.map.powers) or sorted(variant.in_play(nxt) | variant.in_play(before)):
             owned = [namer.place(Location(c)) for c in sorted(nxt.centres) if nxt.centres[c] == power]
-            units = len(nxt.units_of(power))
+            units = nxt.units_of(power)
             centres.append({"power": power, "adjective": namer.adjective(power), "centres": owned,
-                            "count": len(owned), "units": units})
+                            "count": len(owned), "units": len(units), "units_text": units_counted(variant, units, 2)})
     adjustments = []
     if nxt.phase.kind is PhaseKind.ADJUSTMENTS:
         for adjustment in variant.shown_adjustments(nxt):

@@ -60,7 +60,7 @@ def test_help_says_how_to_ask_for_a_variants_rules(post: Post) -> None:
     lines = answer(post, "someone@example.org", "HELP\n")
     text = "\n".join(lines)
     assert lines[0].startswith("Commands, one a line.")
-    assert "  HELP [command | RULES | DICE | variant]" in lines
+    assert "  HELP [command | topic | variant]" in lines
     assert "HELP <variant> gives a variant's rules as this judge reads them (LIST\nshows each game's variant)." in text
     assert "CLASSICAL DIPLOMACY" not in text  # not signed on: the list alone
     assert all(len(line) <= WIDTH for line in lines)
@@ -138,9 +138,11 @@ def test_help_rules_needs_a_game_and_an_unknown_word_is_refused(post: Post) -> N
     refused = answer(post, "france@example.test", "HELP RULES\n")
     assert refused == ["ERROR: sign on to a game first, or write HELP <variant>"]
     assert answer(post, "france@example.test", "HELP nosuch\n") == [
-        "ERROR: unknown command 'NOSUCH'. HELP lists the commands."]
-    assert answer(post, "france@example.test", "HELP list\n") == ["LIST [game]",
-                                                                 "  the games on this judge, or one game's state"]
+        "ERROR: unknown command 'NOSUCH'. HELP lists the commands and topics."]
+    assert answer(post, "france@example.test", "HELP list\n") == [
+        "LIST [game | PROVINCES [variant | game]]",
+        "  the games on this judge; one game's state (seats taken and open while it forms); or the board's "
+        "province names and abbreviations"]
 
 
 def test_the_joined_and_start_mails_of_such_a_game_say_where_its_rules_are(post: Post) -> None:

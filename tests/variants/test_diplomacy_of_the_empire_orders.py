@@ -183,7 +183,8 @@ BUILDS = board("W-43A", {"Hispania": ["I LUS"], "Numidia": ["I NUM"]},
     ("Hispania", "BUILD I Lusitania", "a unit stands in Lusitania"),
     ("Hispania", "BUILD F Hispania", "say which coast of Hispania"),
     # 2: a claimant that cannot pay for an Infantry after its upkeep has nothing to build
-    ("Numidia", "BUILD I Numidia", "Numidia has no builds"),
+    ("Numidia", "BUILD I Numidia", "Numidia has 5 talents after upkeep, less than an infantry costs (10 talents): "
+                                    "it builds nothing"),
     ("Hispania", "DESTROY Numidia", "Hispania has no unit in Numidia"),
     ("Hispania", "PAY 45 Numidia", "Hispania has 40 talents, not 45"),
 ])
@@ -207,7 +208,8 @@ def test_a_home_lost_or_a_capital_razed_says_why_nothing_is_built() -> None:
     lost = board("W-43A", {}, state(treasury={"Hispania": 40}, cities={"HIS": city("Italia", True, True),
                                                                        "NAR": city("Hispania")},
                                     control={"HIS": "Italia", "NAR": "Hispania"}))
-    assert refusal(lost, "Hispania", "BUILD I Narbonensis") == "Hispania has no builds"  # nowhere to build
+    assert refusal(lost, "Hispania", "BUILD I Narbonensis") == (  # nowhere to build, and why (issue 24)
+        "Hispania does not hold its home, Hispania: it builds no units until it takes it back")
     assert EMPIRE.build_site_refusal(lost, "Hispania", "NAR") == (
         "Hispania does not hold its home, Hispania: it builds no units until it takes it back")
     razed = state(treasury={"Hispania": 40}, cities={"NAR": city("Hispania")}, roads=[], control={"NAR": "Hispania"})

@@ -56,7 +56,7 @@ def at_the_deadline(phase: str, units: dict[str, list[str]], orders: dict[str, l
     ("F MIN attacks F MIN (Rome)", 'unknown power "Rome"', None),
     ("F MIN attacks F MIN (Carthago Nova", 'missing ")"', None),
     ("F MIN attacks F MIN (Carthago Nova) now", 'unexpected "now" at the end of the order', None),
-    ("attacks F MIN (Carthago Nova)", 'expected a unit or an order at the start of the line, found "attacks"', None),
+    ("attacks F MIN (Carthago Nova)", '"attacks" comes after the unit it orders: write the unit first', None),
 ])
 def test_an_attack_that_cannot_be_read_is_answered_with_what_is_wrong(line: str, message: str,
                                                                        suggestion: str | None) -> None:

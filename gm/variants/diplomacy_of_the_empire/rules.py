@@ -46,7 +46,8 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import FLEET, Unit
 from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
-from gm.variants.diplomacy_of_the_empire import economy, orders, picture, play
+from gm.orders.forms import OrderForm
+from gm.variants.diplomacy_of_the_empire import economy, forms, orders, picture, play
 from gm.variants.diplomacy_of_the_empire.economy import talents
 from gm.variants.diplomacy_of_the_empire.orders import (
     CATAPULT,
@@ -92,6 +93,9 @@ class DiplomacyOfTheEmpire(Variant):
 
     def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
         return orders.grammar(grammar)
+
+    def order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.order_forms(self)
 
     def player_counts(self) -> tuple[int, int]:
         return len(self.map.powers) - len(self.left_out_of_six), len(self.map.powers)
@@ -414,6 +418,22 @@ class DiplomacyOfTheEmpire(Variant):
 
     def kept_by_choice(self, unit: Unit) -> bool:
         return True  # 2: any unit may be disbanded in a build phase
+
+    def builds_refusal(self, position: Position, power: str, count: int) -> str:
+        """7, 2: a claimant builds where it has room, as far as its talents go."""
+        state = EmpireState.of(position)
+        if count > 0:
+            sites = ", ".join(sorted(self.name_of(p) for p in self.build_sites(position, power)))
+            return (f"{power} has room to build in {count} {'city' if count == 1 else 'cities'} only ({sites}), "
+                    "and its orders fill them")
+        left = state.treasury.get(power, 0) - economy.upkeep(len(position.units_of(power)), state.inflation)
+        price = economy.unit_price(INFANTRY, state.inflation)
+        if left < price:
+            return (f"{power} has {talents(max(left, 0))} after upkeep, less than an infantry costs "
+                    f"({talents(price)}): it builds nothing")
+        if self._home_lost(state, power):
+            return self.build_site_refusal(position, power, self.homes[power])
+        return f"{power} has no vacant city joined by roads to its capital to build in"
 
     def adjustments(self, position: Position) -> list[Adjustment]:
         """2: a claimant that cannot pay its units' upkeep must disband down to a treasury of 0

@@ -47,7 +47,8 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Unit
 from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
-from gm.variants.eagles import orders, play
+from gm.orders.forms import OrderForm
+from gm.variants.eagles import forms, orders, play
 from gm.variants.eagles.orders import Attack
 from gm.variants.eagles.state import EaglesState
 from gm.variants.standard import first_year
@@ -95,6 +96,9 @@ class Eagles(Variant):
 
     def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
         return orders.grammar(grammar)
+
+    def order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.order_forms(self)
 
     def player_counts(self) -> tuple[int, int]:
         return self._players

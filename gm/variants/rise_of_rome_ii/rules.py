@@ -45,7 +45,8 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
-from gm.variants.rise_of_rome_ii import orders, play
+from gm.orders.forms import OrderForm
+from gm.variants.rise_of_rome_ii import forms, orders, play
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
 from gm.variants.rise_of_rome_ii.state import REBELLION_AFTER, RomeState
 from gm.variants.seasons import after_adjustments
@@ -103,6 +104,9 @@ class RiseOfRome(Variant):
                 names[name] = power
         return orders.grammar(grammar, LEADER, self.leader_at, names)
 
+    def order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.order_forms(self, LEADER)
+
     def leader_at(self, power: str, position: Position | None) -> Location | None:
         """Where the power's leader stands, or waits to be placed."""
         if position is None:
@@ -115,6 +119,14 @@ class RiseOfRome(Variant):
 
     def leader_name(self, unit: Unit) -> str:
         return self.leaders.get(unit.power, str(unit))
+
+    def units_off_board(self, position: Position) -> list[Unit]:
+        """The leaders not yet placed (3.3), where each starts unless its player places it."""
+        return [Unit(power, LEADER, Location(home)) for power, home in sorted(RomeState.of(position).unplaced.items())]
+
+    def unit_name(self, unit: Unit) -> str | None:
+        """A leader's name, for every text that names units (gm.reports.names.NamesUnits)."""
+        return self.leaders.get(unit.power) if unit.type is LEADER else None
 
     # -- the start and the placing of leaders (3.3) --------------------------------------
 

@@ -53,7 +53,8 @@ from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
 from gm.maps.model import GameMap, normalise_name
 from gm.orders import OrderGrammar
-from gm.variants.roman_diplomacy import orders, play
+from gm.orders.forms import OrderForm
+from gm.variants.roman_diplomacy import forms, orders, play
 from gm.variants.roman_diplomacy.orders import Defederate, Federate, Give
 from gm.variants.roman_diplomacy.state import RomanState
 from gm.variants.standard import first_year
@@ -95,6 +96,9 @@ class RomanDiplomacy(Variant):
 
     def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
         return orders.grammar(grammar, self.seas)
+
+    def order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.order_forms(self)
 
     def power_named(self, name: str) -> str | None:
         """Empires are named as players join: any name is an empire's."""
