@@ -119,7 +119,7 @@ def database(config: AppConfig) -> Iterator[Finding]:
         yield Finding(FAIL, "schema", f"at {revision}, which this gm does not know (its newest is {newest}): a newer gm "
                                       "wrote it; update this checkout (deploy/README.md: upgrades)")
     if seen:
-        yield Finding(OK, "other processes", f"connected to this database now: {', '.join(seen)} (any number may "
+        yield Finding(OK, "other processes", f"working on this database now: {', '.join(seen)} (any number may "
                                              "share it: docs/delivery.md)")
 
 

@@ -100,10 +100,11 @@ def _say_role(app: App, interval: float) -> None:
     log.info("role: the daemon: the inbox (IDLE or polling), the deadlines every %g s and the outbox; any number "
              "of gm processes may share this database, each mail and game is taken by one at a time "
              "(docs/delivery.md)", interval)
+    startup.register(app.db.engine, "run")
     others = startup.others(app.db.engine, "run")
-    if others is None:
-        log.info("SQLite: other gm processes on this host share the database one write at a time")
-    elif any(name.startswith("gm run ") for name in others):
+    if app.db.engine.dialect.name == "sqlite":
+        log.info("SQLite: gm processes on this host share the database one write at a time")
+    if any(name.startswith("gm run ") for name in others):
         log.warning("another gm daemon works on this database (%s): safe, the two share the work; stop one if it "
                     "was started by mistake", ", ".join(others))
     elif others:

@@ -3,8 +3,9 @@ configuration without secrets, its role, and the other gm processes working on i
 
 Several gm processes on one database are safe by design (docs/delivery.md): each mail and each
 game is taken by one of them at a time. A daemon says so at start-up, naming the others it sees
-(on PostgreSQL each gm connection carries the process's name, ``application_name``), so that a
-second daemon started by mistake is never unnoticed.
+(on PostgreSQL each gm connection carries the process's name, ``application_name``; on SQLite
+each daemon keeps a locked file beside the database), so that a second daemon started by
+mistake is never unnoticed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import platform
 import socket
 from dataclasses import replace
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gm.config import AppConfig, MailboxConfig
@@ -53,8 +55,6 @@ def versions() -> str:
 
 
 def compiled() -> str:
-    from pathlib import Path
-
     from gm.adjudicator import engine
 
     module = Path(engine.__file__ or "engine.py")
@@ -89,11 +89,11 @@ def summary(config: AppConfig) -> list[str]:
     ]
 
 
-def others(engine: Engine, command: str) -> list[str] | None:
-    """The other gm processes connected to this database now (PostgreSQL), or None when the
-    database cannot tell (SQLite)."""
-    if engine.dialect.name != "postgresql":
-        return None
+def others(engine: Engine, command: str) -> list[str]:
+    """The other gm processes working on this database now: on PostgreSQL every one connected,
+    on SQLite the daemons (`register`)."""
+    if engine.dialect.name == "sqlite":
+        return sorted(name for name, _ in _registered(engine) if name != process_name(command))
     from sqlalchemy import text
 
     with engine.connect() as connection:
@@ -101,3 +101,57 @@ def others(engine: Engine, command: str) -> list[str] | None:
             "SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database() "
             "AND application_name LIKE 'gm %' AND application_name <> :me"), {"me": process_name(command)})
         return sorted(name for (name,) in rows)
+
+
+_held: list[int] = []  # the locked files of this process (kept open while it runs)
+
+
+def register(engine: Engine, command: str) -> None:
+    """Makes this process known to the others on SQLite (PostgreSQL knows its connections): a
+    file beside the database, locked as long as the process runs, so that one left by a process
+    that died is recognised as such."""
+    folder = _folder(engine)
+    if folder is None:
+        return
+    import fcntl
+
+    folder.mkdir(exist_ok=True)
+    name = process_name(command)
+    ready = folder / f".{os.getpid()}.new"
+    ready.write_text(name)
+    handle = os.open(ready, os.O_RDONLY)
+    fcntl.flock(handle, fcntl.LOCK_EX)  # locked before it can be seen: never taken for a dead one's
+    ready.rename(folder / name.replace(" ", "-").replace("/", "-"))
+    _held.append(handle)
+
+
+def _registered(engine: Engine) -> list[tuple[str, Path]]:
+    folder = _folder(engine)
+    if folder is None or not folder.is_dir():
+        return []
+    import fcntl
+
+    alive = []
+    for file in folder.iterdir():
+        if file.name.startswith("."):
+            continue
+        try:
+            handle = os.open(file, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:  # held: its process runs
+            alive.append((file.read_text().strip(), file))
+        else:
+            file.unlink(missing_ok=True)  # left by a process that is gone
+        finally:
+            os.close(handle)
+    return alive
+
+
+def _folder(engine: Engine) -> Path | None:
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    return Path(database).with_name(Path(database).name + ".processes")

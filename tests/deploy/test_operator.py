@@ -142,10 +142,16 @@ def _wait_for(file: Path, words: str, within: float = 30) -> str:
     return said
 
 
-@pytest.mark.postgres
-def test_a_second_daemon_says_it_shares_the_database(postgres_database: str, tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'var' / 'gm.db'}"
+    return str(request.getfixturevalue("postgres_database"))
+
+
+def test_a_second_daemon_says_it_shares_the_database(database: str, tmp_path: Path) -> None:
     config = tmp_path / "gm.yaml"
-    config.write_text(f"home: {tmp_path / 'var'}\ndatabase: {postgres_database}\n")
+    config.write_text(f"home: {tmp_path / 'var'}\ndatabase: {database}\n")
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
     daemons: list[subprocess.Popen[bytes]] = []
     try:
@@ -158,7 +164,7 @@ def test_a_second_daemon_says_it_shares_the_database(postgres_database: str, tmp
                                     f"{daemons[0].pid})")
         assert " WARNING gm.run: another gm daemon" in second and "safe, the two share the work" in second
         checked = _gm(config, "check")
-        assert "other processes: connected to this database now: gm run " in checked.stdout, checked.stdout
+        assert "other processes: working on this database now: gm run " in checked.stdout, checked.stdout
     finally:
         for daemon in daemons:
             daemon.send_signal(signal.SIGTERM)
@@ -167,3 +173,4 @@ def test_a_second_daemon_says_it_shares_the_database(postgres_database: str, tmp
     for log in logs:
         said = log.read_text()
         assert "SIGTERM received: stopping" in said and said.rstrip().endswith("gm run stopped"), said
+    assert "other processes" not in _gm(config, "check").stdout  # gone, and known to be (SQLite: its file unlocked)
