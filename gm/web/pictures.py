@@ -56,11 +56,10 @@ class PictureCache:
 
 def for_the_page(svg: str, variant: Variant, css_class: str, label: str) -> str:
     """gm.render's SVG made for a page: provinces named on hover, the size left to the page."""
-    provinces = variant.map.provinces
+    names = {pid.casefold(): province.name for pid, province in variant.map.provinces.items()}
 
     def named(match: re.Match[str]) -> str:
-        province = provinces.get(match.group(1))
-        name = escape(province.name if province is not None else match.group(1))
+        name = escape(names.get(match.group(1).casefold(), match.group(1)))
         return f'<path id="p-{match.group(1)}" data-name="{name}"{match.group(2)}><title>{name}</title></path>'
 
     svg = _PROVINCE.sub(named, svg)
