@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import email
+import logging
+import re
 import time
 from email import policy
 from pathlib import Path
@@ -209,8 +211,9 @@ def test_polls_when_the_server_has_no_idle(mail_stack: MailStack, folder: str, r
 
 
 @mailserver
-def test_reconnects_after_the_server_drops_the_connection(mail_stack: MailStack, folder: str,
-                                                         recorder: Recorder) -> None:
+def test_reconnects_after_the_server_drops_the_connection(mail_stack: MailStack, folder: str, recorder: Recorder,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="gm.transport.imap")
     mail_stack.lmtp("dave", folder, message("Before"))
     box = inbox(mail_stack, folder, user="dave", idle_seconds=60)
 
@@ -228,6 +231,11 @@ def test_reconnects_after_the_server_drops_the_connection(mail_stack: MailStack,
 
     run(scenario())
     assert [key.rsplit(":", 1)[1] for key in recorder.keys] == ["1", "2"]
+    said = [record.getMessage().removeprefix(f"{box.watermark_name}: ") for record in caplog.records]
+    assert said[:2] == ["connected", "waiting for mail with IDLE (rounds of 60 s)"], said  # once per connection
+    assert any(re.search(r"; reconnecting in \d+ s \(attempt 2\)$", line) for line in said), said
+    assert any(re.fullmatch(r"connected again, after 1 failed attempts in \d+ s", line) for line in said), said
+    assert said.count("waiting for mail with IDLE (rounds of 60 s)") == 2
 
 
 @mailserver
