@@ -28,6 +28,9 @@ class Finding:
 
 
 def everything(config: AppConfig, timeout: float = 20.0) -> Iterator[Finding]:
+    if os.geteuid() == 0:
+        yield Finding(WARN, "user", "running as root, which may read and write what the user gm runs as cannot: "
+                                    "run gm check as that user (runuser -u gm -- gm check)")
     yield from secrets(config)
     yield from paths(config)
     yield from database(config)
