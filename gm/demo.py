@@ -121,9 +121,9 @@ class Demo:
             message = self.outbox[key]
             text, to, subject = _text_of(message), str(message["To"]), str(message["Subject"])
             self._learn_secret(to, subject, text)
-            attached = [str(p.get_filename()) for p in message.walk() if p.get_filename()]
+            attached = [self.keep(part) for part in message.walk() if part.get_filename()]
             if attached:
-                subject += f"  [attached: {', '.join(attached)}]"
+                subject += f"  [attached: {', '.join(attached)}, kept in {self.pictures}]"
             received.setdefault((subject, text), []).append(to)
             self.outbox.remove(key)
         for (subject, text), readers in received.items():
@@ -131,6 +131,21 @@ class Demo:
             who = readers[0] if len(readers) == 1 else f"{len(readers)} readers ({names})"
             self.say(f"<-- {who} receive: {subject}")
             self.say(textwrap.indent(text.rstrip(), "      | ", lambda line: True))
+
+    @property
+    def pictures(self) -> Path:
+        """Where the pictures the players receive are kept (the mails themselves are read and gone)."""
+        return self.config.home / "pictures"
+
+    def keep(self, part: mailbox.Message) -> str:
+        """An attachment saved in ``pictures`` under its own name (the same picture mailed to
+        several readers is one file); its name."""
+        name = Path(str(part.get_filename())).name
+        payload = part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            self.pictures.mkdir(parents=True, exist_ok=True)
+            (self.pictures / name).write_bytes(payload)
+        return name
 
     def _learn_secret(self, to: str, subject: str, text: str) -> None:
         secret = re.search(r"^    ((?:[a-z]+-)+\d+)$", text, re.M)  # words and a number (gm.games.passwords)
@@ -183,7 +198,8 @@ class Demo:
             self.round()
             self.deadline_passes(seq)
         self.say()
-        self.say("Demo over. The whole game is in the database; the judge's files are in " + str(self.config.home))
+        self.say(f"Demo over. The pictures the players received are in {self.pictures}.")
+        self.say("The whole game is in the database; the judge's files are in " + str(self.config.home))
         self.app.close()
 
     def found(self) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gm.config import load_config
-from gm.settings.reader import read_settings
+from gm.config import default_config, load_config
+from gm.settings.reader import DEADLINE_KEYS, GAME_KEYS, read_settings
 from gm.variants.catalog import VariantCatalog
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
@@ -65,3 +65,19 @@ def test_the_unit_is_valid_for_systemd(tmp_path: Path) -> None:
     unit.write_text((DEPLOY / "gm.service").read_text().replace("/srv/gm", str(tmp_path / "srv/gm")))
     checked = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, check=False)
     assert checked.returncode == 0 and checked.stderr == "", checked.stderr
+
+
+def test_the_embedded_configuration_written_out_is_what_gm_uses_without_one() -> None:
+    """Issue 24: the file said judge@localhost while gm sends as gm@localhost."""
+    written, embedded = load_config(DEPLOY / "gm.embedded.yaml"), default_config()
+    for key in ("judge_address", "judge_name", "admin_address", "max_mail_bytes", "sender_rate"):
+        assert getattr(written, key) == getattr(embedded, key), key
+    assert written.inbound.kind == embedded.inbound.kind == "maildir"
+
+
+def test_the_example_game_shows_every_setting_with_a_comment() -> None:
+    """Issue 24: seats (which Eagles needs) and observers were missing."""
+    text = (DEPLOY / "game.example.yaml").read_text()
+    for key in sorted(GAME_KEYS | DEADLINE_KEYS):
+        (line,) = [line for line in text.splitlines() if line.lstrip().startswith(f"{key}:")]
+        assert "#" in line, line

@@ -51,7 +51,8 @@ def examples_for(variant: Variant, position: Position, power: str | None, own_on
         if helper is not None:
             support = f"{_unit(variant, helper)} S {move}"
         break
-    hold = f"{_unit(variant, units[-1])} H"
+    movable = [u for u in units if u.type.mobility is not Mobility.NONE] or units  # a garrison last
+    hold = f"{_unit(variant, movable[-1])} H"
     return Examples(move, support, hold, _build(variant, position, owners[0], units))
 
 
@@ -72,7 +73,8 @@ def example_of(form: OrderForm, variant: Variant, position: Position, power: str
     if form.name == "disband":
         if dislodged:
             return f"DISBAND {_unit(variant, dislodged[0].unit)}"
-        return f"REMOVE {_unit(variant, mine[0])}" if mine else None
+        removable = [u for u in mine if variant.supplied(u)]
+        return f"REMOVE {_unit(variant, removable[0])}" if removable else None
     if form.name == "convoy":
         return _convoy(variant, position, power)
     if form.name == "waive":
@@ -81,17 +83,18 @@ def example_of(form: OrderForm, variant: Variant, position: Position, power: str
 
 
 def _build(variant: Variant, position: Position, power: str, units: list[Unit]) -> str | None:
-    """A build where the power may build now, else in its first home centre, else where it has a unit."""
-    sites = sorted(variant.build_sites(position, power), key=lambda p: _name(variant, p)) if power in variant.map.powers \
-        else []
-    for site in sites:
+    """A build where the power may build now, else in its first home centre, else where it has a
+    unit that needs supply (with a type it may build there)."""
+    known = power in variant.map.powers or variant.open_membership  # the standard sites need a home
+    sites = sorted(variant.build_sites(position, power),  # its supply centres first
+                   key=lambda p: (p not in variant.map.supply_centres, _name(variant, p))) if known else []
+    home = variant.map.powers[power].home if power in variant.map.powers else ()
+    places = sites or list(home[:1]) or [u.location.province for u in units if variant.supplied(u)][:1]
+    for site in places:
         types = variant.buildable_types_at(position, power, site)
         if types:
             return f"BUILD {types[0].letter} {_name(variant, site)}"
-    home = variant.map.powers[power].home if power in variant.map.powers else ()
-    if home:
-        return f"BUILD {variant.unit_types[0].letter} {_name(variant, home[0])}"
-    return f"BUILD {_unit(variant, units[0])}" if units else None
+    return None
 
 
 def _convoy(variant: Variant, position: Position, power: str) -> str | None:
