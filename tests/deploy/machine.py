@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -126,25 +124,3 @@ class Machine:
     def stop_everything(self) -> None:
         subprocess.run([str(self.root / "bin" / "systemctl"), "stop", "gm"], env=self.environment(),
                        capture_output=True, timeout=60, check=False)
-
-
-def shell_words(text: str) -> list[str]:
-    return shlex.split(text, comments=True)
-
-
-def remove(root: Path) -> None:
-    shutil.rmtree(root, ignore_errors=True)
-
-
-def user_exists(name: str) -> bool:
-    return subprocess.run(["id", name], capture_output=True, check=False).returncode == 0
-
-
-def running(pid: int) -> bool:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    return "\nState:\tZ" not in status
-
-
