@@ -82,9 +82,13 @@ def setup(script: str) -> int:
     made = subprocess.run(["/usr/bin/python3", "-m", "venv", "--without-pip", str(venv)], check=False)
     if made.returncode != 0:
         return made.returncode
-    installed = Path(os.environ["GM_TEST_REPO"]) / ".venv" / "lib" / "python3.11" / "site-packages"
-    (venv / "lib" / "python3.11" / "site-packages" / "gm-test.pth").write_text(
-        f"import site; site.addsitedir({str(installed)!r})\n")
+    (ours,) = (venv / "lib").glob("python3.*/site-packages")
+    installed = Path(os.environ["GM_TEST_REPO"]) / ".venv" / "lib" / ours.parent.name / "site-packages"
+    if not installed.is_dir():
+        print(f"scripts/setup stand-in: the repository's .venv is not of Debian's {ours.parent.name}, so its "
+              "libraries cannot serve the machine's", file=sys.stderr)
+        return 1
+    (ours / "gm-test.pth").write_text(f"import site; site.addsitedir({str(installed)!r})\n")
     gm = venv / "bin" / "gm"
     gm.write_text(f"#!{venv}/bin/python3\nimport sys\nfrom gm.cli.main import main\nsys.exit(main())\n")
     gm.chmod(0o755)
