@@ -7,8 +7,8 @@
   submit), so another site can neither read nor forge either. A POST whose ``Origin`` names
   another site is refused too.
 - Every response: a Content-Security-Policy that runs no script but the site's own file (an
-  injected ``<script>`` does nothing), no referrer (a sign-in link in the address bar never
-  leaks), no framing, no sniffing; pages are not stored by caches.
+  injected ``<script>`` does nothing), no referrer to other sites (a sign-in link in the address
+  bar never leaks), no framing, no sniffing; pages are not stored by caches.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ ANONYMOUS = "gm_csrf"
 HEADERS = {
     "content-security-policy": ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                 "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # no address (a link's token) to other sites; an Origin to our own POSTs
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
 }
@@ -78,10 +78,13 @@ def csrf_right(key: bytes, seed: str, given: str) -> bool:
 
 
 def same_origin(request: Request, base_url: str) -> bool:
-    """A POST from this site's own pages (no Origin header: a browser that sends none, or a tool)."""
+    """A POST from this site's own pages, as far as the browser says (one that says nothing, or a
+    tool, is judged by the CSRF token alone)."""
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return False
     origin = request.headers.get("origin")
-    if not origin or origin == "null":
-        return origin is None
+    if origin is None:
+        return True
     here = {request.headers.get("host", ""), urlsplit(base_url).netloc}
     return urlsplit(origin).netloc in here
 

@@ -71,15 +71,15 @@ class Browser:
         assert answer.headers["location"] == "/games/g/play"
 
 
-def mailed_link(world: World, to: str) -> str:
-    """The path of the last sign-in link mailed to ``to``."""
+def mailed_link(world: World, to: str, base: str = BASE) -> str:
+    """The path of the last sign-in link mailed to ``to`` (whose links name ``base``)."""
     with world.services.db.reading() as session:
         mails = list(session.scalars(select(OutboundMail).where(OutboundMail.to_address == to)
                                      .order_by(OutboundMail.id)))
     for mail in reversed(mails):
         found = _LINK.search(mail.body)
         if found:
-            return found.group(1).removeprefix(BASE)
+            return found.group(1).removeprefix(base)
     raise AssertionError(f"no link mailed to {to}")
 
 

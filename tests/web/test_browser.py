@@ -1,0 +1,104 @@
+"""The web window in a real browser: Debian's Chromium, headless, driven by Selenium through
+Debian's chromium-driver (scripts/setup installs both). A player asks for a link, opens it from
+the mailbox, enters orders with a misspelt province, sees the suggestion, fixes it and submits;
+the stored orders, the confirmation mail and the page agree; the game page shows the phase's map
+after the deadline; hostile press renders inert; the board zooms and names its provinces."""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.support.ui import WebDriverWait
+
+from gm.games.lifecycle import find_game
+from gm.games.orderbook import current_orders
+from tests.mail.conftest import Post, secret_of
+from tests.web.browsing import Served, chromium, chromium_driver, served  # noqa: F401  (fixtures)
+from tests.web.conftest import mailed_link
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
+
+
+def _wait(driver, condition, seconds: float = 10):  # type: ignore[no-untyped-def]
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+                         ).until(condition)
+
+
+def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_agree(
+        served: Served, chromium, post: Post) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    driver, world = chromium, served.world
+    driver.get(f"{served.url}/games/g/signin")
+    driver.find_element(By.NAME, "who").send_keys("France")
+    driver.find_element(By.CSS_SELECTOR, "form.signin button").click()
+    _wait(driver, lambda d: "on its way" in d.find_element(By.TAG_NAME, "main").text)
+    driver.get(served.url + mailed_link(world, "france@example.test", base=served.url))
+    driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+    _wait(driver, lambda d: d.current_url.endswith("/games/g/play"))
+
+    box = driver.find_element(By.ID, "orders")
+    box.send_keys("A Parris - Burgundy")
+    bad = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "ol.checked li.bad"))
+    assert "Paris" in bad[0].text  # the suggestion, in the mail reply's words
+    box.clear()
+    box.send_keys("A Paris - Burgundy\nF Brest - Mid-Atlantic")
+    _wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "ol.checked li.ok")) == 2
+          and not d.find_elements(By.CSS_SELECTOR, "ol.checked li.bad"))
+    driver.find_element(By.CSS_SELECTOR, "form.order-form button.primary").click()
+    answer = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#answer pre"))[0].text
+
+    with world.services.db.reading() as session:
+        stored = current_orders(session, find_game(session, "g"))["France"]
+    assert sorted(stored) == ["A PAR - BUR", "F BRE - MAO"]
+    mailed = post.reply("france@example.test")
+    status = driver.find_element(By.CSS_SELECTOR, "pre.status").text
+    summary = mailed[mailed.index("Current orders for France"):].split("\n")[:3]
+    for line in summary:  # the page, the mail and the store say the same
+        assert line.strip() in status and line.strip() in answer
+
+    world.clock.advance(timedelta(hours=49))
+    world.tick()
+    driver.get(f"{served.url}/games/g")
+    driver.find_element(By.LINK_TEXT, "Spring 1901 movement").click()
+    _wait(driver, lambda d: "/phases/S1901M" in d.current_url)
+    assert driver.find_elements(By.CSS_SELECTOR, "svg.board g.order")  # the phase's map, with its orders
+    assert "Burgundy" in driver.find_element(By.CSS_SELECTOR, "pre.results").text
+
+
+def test_hostile_press_renders_inert_and_the_board_zooms_and_names_provinces(
+        served: Served, chromium, post: Post) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    driver = chromium
+    post.send("england@example.test", f"SIGNON England g {secret_of('England')}\nBROADCAST\n{HOSTILE}\nENDPRESS\n")
+    driver.get(f"{served.url}/games/g")
+    press = driver.find_element(By.CSS_SELECTOR, "section.press").text
+    assert 'onerror="window.pwned=1"' in press  # shown as text
+    assert driver.execute_script("return window.pwned === undefined")
+    assert not driver.find_elements(By.CSS_SELECTOR, "section.press img, section.press script")
+
+    def view_box() -> str:
+        return driver.execute_script("return document.querySelector('svg.board').getAttribute('viewBox')")
+
+    before = view_box()
+    driver.find_element(By.CSS_SELECTOR, "[data-zoom=in]").click()
+    assert view_box() != before
+    driver.find_element(By.CSS_SELECTOR, "[data-zoom=reset]").click()
+    assert view_box() == before
+    paris = driver.find_element(By.CSS_SELECTOR, "svg.board path[data-name=Paris]")
+    ActionChains(driver).move_to_element(paris).perform()
+    _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".province-name").text)
+    assert driver.find_element(By.CSS_SELECTOR, ".province-name").text in ("Paris", "Burgundy", "Picardy", "Gascony")
+    assert paris.find_element(By.TAG_NAME, "title").get_attribute("textContent") == "Paris"
+
+
+@pytest.mark.skipif(not os.environ.get("GM_WEB_SCREENSHOTS"), reason="set GM_WEB_SCREENSHOTS=DIR to take them")
+def test_screenshots_of_every_page(served: Served, chromium, post: Post) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Every page, on the standard board and on a Roman one, for a person to look at."""
+    from tests.web.browsing import screenshots
+
+    screenshots(served, chromium, Path(os.environ["GM_WEB_SCREENSHOTS"]))
