@@ -22,7 +22,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from gm.transport.base import Deliver, ServerFailure, backoff_delay
+from gm.transport.base import Deliver, InboxUnavailable, ServerFailure, backoff_delay
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +83,14 @@ class MaildirInbox:
         return f"maildir:{self.path}:{_split_name(file.name)[0]}"
 
     async def drain(self, deliver: Deliver) -> int:
-        """Deliver what is waiting now; stops at (and raises) the first failure of ``deliver``."""
+        """Deliver what is waiting now; stops at (and raises) the first failure of ``deliver``;
+        raises `InboxUnavailable` when the folder cannot be read."""
         delivered = 0
-        for file in self.waiting():
+        try:
+            waiting = self.waiting()
+        except OSError as exc:  # not a directory, not readable by this user
+            raise InboxUnavailable(f"{self.path}: cannot be read ({exc.strerror}: {exc.filename})") from exc
+        for file in waiting:
             try:
                 raw, size = self._read(file)
             except FileNotFoundError:  # taken by another reader meanwhile

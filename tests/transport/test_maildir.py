@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from gm.transport import InboxUnavailable
 from gm.transport.maildir import MaildirInbox, MaildirSender
 
 from .helpers import Recorder, message, run
@@ -61,6 +62,13 @@ def test_makes_a_missing_maildir(tmp_path: Path, recorder: Recorder) -> None:
     inbox = MaildirInbox(tmp_path / "a" / "b")
     assert run(inbox.drain(recorder)) == 0
     assert sorted(os.listdir(tmp_path / "a" / "b")) == ["cur", "new", "tmp"]
+
+
+def test_a_folder_that_cannot_be_read_is_an_unavailable_inbox(tmp_path: Path, recorder: Recorder) -> None:
+    """gm tick then says so and exits 75, as for an IMAP server it cannot reach."""
+    (tmp_path / "inbox").write_text("a file where the folder should be")
+    with pytest.raises(InboxUnavailable, match=r"inbox: cannot be read \(File exists: .*inbox/tmp\)"):
+        run(MaildirInbox(tmp_path / "inbox").drain(recorder))
 
 
 def test_run_picks_up_new_files_and_retries_failures(tmp_path: Path, recorder: Recorder) -> None:
