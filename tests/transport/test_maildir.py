@@ -67,7 +67,7 @@ def test_makes_a_missing_maildir(tmp_path: Path, recorder: Recorder) -> None:
 def test_a_folder_that_cannot_be_read_is_an_unavailable_inbox(tmp_path: Path, recorder: Recorder) -> None:
     """gm tick then says so and exits 75, as for an IMAP server it cannot reach."""
     (tmp_path / "inbox").write_text("a file where the folder should be")
-    with pytest.raises(InboxUnavailable, match=r"inbox: cannot be read \(File exists: .*inbox/tmp\)"):
+    with pytest.raises(InboxUnavailable, match=r"inbox: cannot be read \(Not a directory: .*inbox/tmp\)"):
         run(MaildirInbox(tmp_path / "inbox").drain(recorder))
 
 
