@@ -16,6 +16,8 @@ def register(commands: Any) -> None:
     demo.add_argument("--home", help="keep the judge's files here (default: a fresh temporary folder)")
     demo.add_argument("--seed", type=int, default=1901)
     demo.add_argument("--variant", default="standard", help="any variant of the catalog (default: standard)")
+    demo.add_argument("--web", action="store_true", help="then serve the game's web pages (docs/web.md) until Ctrl-C")
+    demo.add_argument("--port", type=int, default=8080, help="the web pages' port (with --web)")
     demo.set_defaults(run=run_demo)
 
 
@@ -32,4 +34,8 @@ def run_demo(args: argparse.Namespace) -> int:
         print(f"gm demo: {exc.args[0]}", file=sys.stderr)
         return 2
     demo.run(years=args.years)
+    if args.web:
+        from gm.cli.web_cmd import serve_demo
+
+        serve_demo(demo.config, demo.clock, args.port)
     return 0

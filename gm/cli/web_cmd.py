@@ -52,3 +52,28 @@ async def serve(server: Any) -> None:
         if not running.cancelled():
             raise
     log.info("gm web stopped")
+
+
+def serve_demo(config: Any, clock: Any, port: int) -> None:
+    """The demo's game on the web, on the demo's own clock; a sign-in link for each of its
+    players is printed (in play, it is mailed to the player's address)."""
+    from gm.app import App
+    from gm.config import WebConfig
+    from gm.games.lifecycle import find_game
+    from gm.games.web_access import holders, issue_link, link_url
+
+    web = WebConfig(port=port, link_minutes=24 * 60)
+    app = App(dataclasses.replace(config, web=web), clock=clock)
+    try:
+        with app.db.unit_of_work() as session:
+            game = find_game(session, "demo")
+            links = [(holder.label, link_url(app.services, game, issue_link(app.services, session, game, holder)))
+                     for holder in holders(app.services, game)] if game is not None else []
+        print(f"\ngm demo --web: the game is at {web.url}/games/demo (Ctrl-C stops). Sign-in links, each works once:")
+        for label, url in links:
+            print(f"  {label:<16} {url}")
+        asyncio.run(serve(app.web_server()))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.close()

@@ -90,8 +90,8 @@ class PhaseView:
     title: str
     board: Markup
     results: str  # as the results mail printed them
-    earlier: str | None
-    later: str | None
+    earlier: PhaseLink | None
+    later: PhaseLink | None
 
 
 def phase_title(services: Services, game: Game, code: str | None) -> str:
@@ -198,8 +198,12 @@ def phase_view(services: Services, session: Session, game: Game, code: str, pict
 
     return PhaseView(game, record.phase, phase_title(services, game, record.phase), pictures.phase(game, record),
                      str(pictures.cache.get(("results", game.id, record.id), results)),
-                     done[index - 1].phase if index > 0 else None,
-                     done[index + 1].phase if index + 1 < len(done) else None)
+                     _link(services, game, done[index - 1].phase) if index > 0 else None,
+                     _link(services, game, done[index + 1].phase) if index + 1 < len(done) else None)
+
+
+def _link(services: Services, game: Game, code: str) -> PhaseLink:
+    return PhaseLink(code, phase_title(services, game, code))
 
 
 def rules_text(services: Services, session: Session, table: CommandTable, game: Game) -> list[str]:

@@ -93,7 +93,8 @@ function orderBox(box) {
       }
       list.append(item);
     }
-    would.textContent = answer.error ? answer.error : (answer.summary || []).join("\n");
+    const summary = answer.summary || [];
+    would.textContent = answer.error ? answer.error : (summary.length ? "Sent now, these lines would leave:\n" + summary.join("\n") : "");
   };
   const check = async () => {
     const mine = ++asked;
