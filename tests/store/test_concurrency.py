@@ -4,6 +4,7 @@ transaction leaves the old phase untouched, and the next run does it completely.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -66,8 +67,9 @@ def test_racing_ticks_process_each_phase_once(database_url: str, tmp_path: Path)
     racers = [_gm(config_file, "tick") for _ in range(4)]
     outputs = [racer.communicate(timeout=120) for racer in racers]
     assert all(racer.returncode == 0 for racer in racers), outputs
-    processed = [line for out, _ in outputs for line in out.splitlines() if line.startswith("processed")]
-    assert sorted(processed) == sorted(f"processed g{n} S1901M" for n in range(GAMES))
+    # each phase processed is one log line (gm tick logs what it did on stderr)
+    processed = [found.group(1) for _, err in outputs for found in re.finditer(r"processed (g\d \S+)$", err, re.M)]
+    assert sorted(processed) == sorted(f"g{n} S1901M" for n in range(GAMES))
     phases, records, results = _state(database_url)
     assert phases == ["F1901M"] * GAMES
     assert records == GAMES
