@@ -80,56 +80,73 @@ def chromium(chromium_driver):  # type: ignore[no-untyped-def]
 
 
 def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ignore[no-untyped-def]
-    """A screenshot of every page, on the standard board (game g) and on a Roman one."""
-    from datetime import timedelta
-
-    from tests.web.conftest import mailed_link
-    from tests.web.games import play, settings_for
+    """A screenshot of every page, on the standard board (game g) and on Rise of Rome II's: the
+    list, each game's page, a phase, its rules, sign-in, a link's page, a player's page while an
+    order with a misspelt province is typed, the GM's page, and a refusal."""
+    from gm.demo import misspelt
+    from gm.games.lifecycle import find_game
+    from gm.games.pictures import records
+    from gm.games.web_access import holders, issue_link
+    from tests.web.games import play, playing, settings_for
 
     world = served.world
     folder.mkdir(parents=True, exist_ok=True)
     variant = world.services.catalog.get("rise-of-rome-ii")
     world.write_game("rome", settings_for("rise-of-rome-ii", list(variant.map.powers)))
     world.tick()
-    play(world, "g", 4)
-    play(world, "rome", 4)
+    for game in ("g", "rome"):
+        play(world, game, 4)
+        while playing(world, game).phase.kind.name != "MOVEMENT":
+            play(world, game, 1)
     taken: list[Path] = []
 
-    def shot(name: str, path: str, full: bool = True) -> None:
-        driver.get(served.url + path)
+    def shot(name: str, path: str | None = None, full: bool = True) -> None:
+        if path is not None:
+            driver.get(served.url + path)
         height = driver.execute_script("return document.documentElement.scrollHeight") if full else 1000
-        driver.set_window_size(1400, min(int(height), 6000))
-        target = folder / f"{name}.png"
-        driver.save_screenshot(str(target))
+        driver.set_window_size(1400, min(int(height) + 140, 6000))
+        taken.append(folder / f"{name}.png")
+        driver.save_screenshot(str(taken[-1]))
         driver.set_window_size(1400, 1000)
-        taken.append(target)
+
+    def sign_in(game: str, label: str) -> None:
+        with world.services.db.unit_of_work() as session:
+            found = find_game(session, game)
+            holder = next(h for h in holders(world.services, found) if h.label == label)
+            token = issue_link(world.services, session, found, holder)
+        shot(f"{game}-link", f"/games/{game}/link/{token}", full=False)
+        driver.find_element("css selector", "button.primary").click()
 
     shot("games", "/")
-    for game, power in (("g", "France"), ("rome", next(iter(variant.map.powers)))):
+    for game in ("g", "rome"):
+        position = playing(world, game)
+        game_variant = world.services.catalog.get("standard" if game == "g" else "rise-of-rome-ii")
+        power = next(p for p in game_variant.map.powers if position.units_of(p))
         shot(f"{game}-game", f"/games/{game}")
         shot(f"{game}-rules", f"/games/{game}/rules")
         shot(f"{game}-signin", f"/games/{game}/signin")
         with world.services.db.reading() as session:
-            from gm.games.pictures import records
-            from gm.games.lifecycle import find_game
-
             codes = [r.phase for r in records(session, find_game(session, game))]
-        shot(f"{game}-phase", f"/games/{game}/phases/{codes[-1]}")
-        from gm.games.web_access import holders, issue_link
+        shot(f"{game}-phase", f"/games/{game}/phases/{codes[-2]}")
+        sign_in(game, power)
+        from gm.bots.plausible import PlausiblePlayer
+        import random
 
-        with world.services.db.unit_of_work() as session:
-            found = find_game(session, game)
-            holder = next(h for h in holders(world.services, found) if h.power == power)
-            token = issue_link(world.services, session, found, holder)
-        shot(f"{game}-link", f"/games/{game}/link/{token}", full=False)
-        driver.find_element("css selector", "button.primary").click()
-        box = driver.find_element("id", "orders")
-        box.send_keys("A Parris - Burgundy\nHOLD everything")
-        time.sleep(1.0)
-        shot(f"{game}-player", f"/games/{game}/play")
-        driver.find_element("id", "orders").send_keys("xx yy\n")
-        time.sleep(1.0)
-        driver.save_screenshot(str(folder / f"{game}-player-typing.png"))
-        taken.append(folder / f"{game}-player-typing.png")
-    _ = mailed_link, timedelta
+        lines = [str(o) for p, o in PlausiblePlayer(game_variant, random.Random(1)).orders(position, powers=[power])]
+        from gm.reports.names import Namer
+
+        namer = Namer(game_variant, position)
+        written = "\n".join(namer.order(o) for p, o in PlausiblePlayer(game_variant, random.Random(1)).orders(
+            position, powers=[power])) or "\n".join(lines)
+        driver.find_element("id", "orders").send_keys(misspelt("x\n" + written, game_variant, position, power)[2:])
+        time.sleep(1.5)
+        shot(f"{game}-player-typing")
+        driver.find_element("css selector", "form.buttons button[value=WAIT]").click()
+        time.sleep(0.5)
+        shot(f"{game}-player-answered")
+        driver.delete_all_cookies()
+        sign_in(game, "the game master")
+        shot(f"{game}-gm", f"/games/{game}/play")
+        driver.delete_all_cookies()
+    shot("refused", "/games/nowhere")
     return taken

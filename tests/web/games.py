@@ -44,3 +44,11 @@ def play(world: World, name: str, phases: int, seed: int = 1) -> None:
         assert deadline is not None
         world.clock.set(max(world.clock.now(), deadline) + timedelta(minutes=1))
         world.tick()
+
+
+def playing(world: World, name: str):  # type: ignore[no-untyped-def]
+    """The game's board as it stands."""
+    with world.services.db.reading() as session:
+        game = find_game(session, name)
+        assert game is not None
+        return world.services.position_of(game)

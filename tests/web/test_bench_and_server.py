@@ -70,3 +70,23 @@ def test_gm_run_serves_the_web_only_with_a_web_section(world: World) -> None:
         assert [type(s).__name__ for s in app.daemon().servers()] == ["WebServer"]
     finally:
         app.close()
+
+
+def test_another_process_on_the_same_database_serves_the_same_session(world: World, post: Post) -> None:
+    """Behind a proxy, any gm process answers: the session and the signing key are in the database."""
+    from starlette.testclient import TestClient
+
+    from gm.app import App
+    from tests.web.conftest import BASE, Browser
+
+    first = Browser(world, post)
+    first.sign_in("France")
+    other = App(world.config, clock=world.clock)  # another process's own services, caches and key
+    try:
+        second = TestClient(other.web_app(), base_url=BASE, follow_redirects=False)
+        for cookie in first.client.cookies.jar:
+            second.cookies.set(cookie.name, cookie.value)
+        page = second.get("/games/g/play")
+        assert page.status_code == 200 and "Orders for France" in page.text
+    finally:
+        other.close()

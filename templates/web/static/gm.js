@@ -5,7 +5,7 @@
 
 function localTimes() {
   const format = new Intl.DateTimeFormat(undefined, {weekday: "short", day: "numeric", month: "short",
-    year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
+    year: "numeric", hour: "2-digit", minute: "2-digit"});
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   for (const node of document.querySelectorAll("time[data-local]")) {
     const at = new Date(node.getAttribute("datetime"));
