@@ -40,7 +40,7 @@ from gm.games.web_access import admit, session_problem
 from gm.services.masking import mask_raw
 from gm.services.replying import Addressee, queue_reply
 from gm.store.models import InboundMail, InboundStatus, WebRole, WebSession
-from gm.store.retry import in_transaction
+from gm.store.retry import DatabaseBusy, in_transaction
 
 log = logging.getLogger(__name__)
 POSTS_PER_HOUR = 120  # actions a seat (or GM) may post an hour
@@ -102,8 +102,8 @@ def act(services: Services, table: CommandTable, actor: Actor, subject: str, inv
     try:
         return in_transaction(services.db, f"web action of {actor.address}",
                               lambda session: _act_in(services, table, actor, subject, invocations, text, key, session))
-    except ActionRefused:
-        raise
+    except (ActionRefused, DatabaseBusy):
+        raise  # nothing was done, and the reader is told why
     except Exception:
         _shunt(services, actor, subject, text, key, traceback.format_exc())
         raise

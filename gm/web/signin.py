@@ -8,6 +8,7 @@ signs in only by a button (a POST): a mail scanner that opens the link uses noth
 
 from __future__ import annotations
 
+from datetime import datetime
 from urllib.parse import parse_qs
 
 from sqlalchemy.orm import Session
@@ -103,27 +104,30 @@ async def ask_for_link(request: Request) -> Response:
     return await state.work(work)
 
 
-def _mail_links(state: WebState, session: Session, name: str, who: str, client: str):  # type: ignore[no-untyped-def]
+def _mail_links(state: WebState, session: Session, name: str, who: str, client: str) -> datetime | None:
+    """Mail a link to each role ``who`` names in the game (none when it names nothing); when a
+    limit is reached, nothing is mailed and the moment it frees is returned."""
     services = state.services
     until = admit(services, session, "link-client", [f"client:{client}"], CLIENT_LINKS_PER_HOUR)
     if until is not None:
         return until
     game = find_game(session, name)
-    found = holders_named(services, game, who) if game is not None and who else []
+    if game is None or not who:
+        return None
+    found = holders_named(services, game, who)
     for holder in found:
         until = admit(services, session, "link", [f"address:{holder.address}"], LINKS_PER_HOUR)
         if until is not None:
             return until
-    assert game is not None or not found
+    minutes = web_config(services).link_minutes
     for holder in found:
-        token = issue_link(services, session, game, holder)  # type: ignore[arg-type]
+        token = issue_link(services, session, game, holder)
         services.audit(session, game, holder.address, "web-link", role=holder.role, seat=holder.seat_id, by="web",
                        client=client)
         services.mailer.queue(
             session, to=holder.address, subject=f"{services.config.judge_name}: {name}: your sign-in link",
-            template="web/link_mail.txt.j2", kind="web-link", game_id=game.id, game=game,  # type: ignore[union-attr]
-            holder=holder, url=link_url(services, game, token), minutes=web_config(services).link_minutes,  # type: ignore[arg-type]
-            secrets=[token])
+            template="web/link_mail.txt.j2", kind="web-link", game_id=game.id, game=game, holder=holder,
+            url=link_url(services, game, token), minutes=minutes, secrets=[token])
     return None
 
 

@@ -14,8 +14,8 @@ from gm.games.lifecycle import find_game, seat_of
 from gm.games.web_access import holder_of_seat, holders, issue_link
 from gm.store.models import OutboundMail, WebRole
 from gm.web.app import build_app
-from tests.mail.conftest import GM_SECRET, Post, post, secret_of  # noqa: F401  (fixtures)
-from tests.store.conftest import World, database_url, game_file, world  # noqa: F401  (fixtures)
+from tests.mail.conftest import Post, post  # noqa: F401  (fixtures)
+from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
 BASE = "http://127.0.0.1:8080"  # the default web: base URL, which the links name
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')

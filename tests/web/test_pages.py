@@ -115,7 +115,7 @@ def test_the_order_box_answers_line_by_line_as_a_mail_reply_and_stores_nothing(b
     assert fixed["lines"][0]["ok"]
     assert _stored(browser) == before  # the box tried the command: nothing was written
     # the same words as the mail's reply to the same line
-    answer = browser.form("/games/g/play", "/games/g/play/orders", orders="A Parris - Burgundy")
+    browser.form("/games/g/play", "/games/g/play/orders", orders="A Parris - Burgundy")
     mailed = browser.post.reply("france@example.test")
     for said in first["answer"]:
         assert said in " ".join(mailed.split())
