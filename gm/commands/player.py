@@ -319,7 +319,7 @@ class Orders(Command):
         submission = orderbook.submit(ctx.services, ctx.session, game, power, "\n".join(invocation.body),
                                       by=ctx.actor, inbound_id=ctx.inbound_id)
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        namer = Namer(ctx.services.variant_of(game), ctx.services.position_of(game))
+        namer = Namer(ctx.services.variant_of(game), submission.board)
         lines = []
         unshown = 0
         for report in submission.lines:
@@ -339,7 +339,8 @@ class Orders(Command):
 
 def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missing: list[str]) -> list[str]:
     position = ctx.services.position_of(game)
-    namer = Namer(ctx.services.variant_of(game), position)
+    namer = Namer(ctx.services.variant_of(game), orderbook.board_for(ctx.services.variant_of(game), position, power,
+                                                                     orders))
     title = ctx.services.variant_of(game).title(position.phase)
     lines = [hang(f"Current orders for {power} in {game.name}, {title}:", 4)]
     lines += [hang(f"  {namer.order(o, power)}", 6) for o in orders] or ["  (none)"]

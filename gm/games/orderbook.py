@@ -6,6 +6,7 @@ order set after it, so the latest version is the current set and every earlier o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam, func, insert, select
@@ -46,6 +47,15 @@ class Submission:
     lines: list[LineReport]
     orders: list[Order]  # the power's whole current set
     missing: list[str]  # what still needs an order (units, or "2 builds")
+    board: Position  # the board as the orders are read on it (units to be placed, placed)
+
+
+def board_for(variant: Variant, position: Position, power: str, orders: Sequence[Order]) -> Position:
+    """The board a power's orders are read on: in a movement phase, with the units its orders
+    place (Rise of Rome II's leaders where their starts say); else the position."""
+    if position.phase.kind is not PhaseKind.MOVEMENT:
+        return position
+    return variant.prepare_movement(position, [(power, o) for o in orders])[0]
 
 
 def order_key(order: Order, shared: frozenset[str] = frozenset()) -> str:
@@ -106,14 +116,18 @@ def parse_stored(grammar: OrderGrammar, lines: list[str]) -> list[Order]:
     return [p.order for p in parse_orders("\n".join(lines), grammar) if p.order is not None]
 
 
-def check_orders(variant: Variant, position: Position, power: str, orders: list[Order]) -> list[str | None]:
+def check_orders(variant: Variant, position: Position, power: str, orders: list[Order],
+                 declared: Sequence[Order] = ()) -> list[str | None]:
     """Why each order could not count in this phase, or None (the same rules as adjudication;
-    each order on its own, as the last order for a unit is the one that counts)."""
+    each order on its own, as the last order for a unit is the one that counts). ``declared``:
+    the power's declarations already given, which the variant reads the orders with (where a
+    leader was placed)."""
     kind = position.phase.kind
-    submitted = [(power, o) for o in orders]
+    submitted = [(power, o) for o in (*declared, *orders)]
     if kind is PhaseKind.MOVEMENT:
         board, prepared = variant.prepare_movement(position, submitted)
-        return [ruling.illegal for ruling in review_movement(variant, board, prepared)]
+        return [ruling.illegal for ruling in review_movement(variant, board, prepared)][len(declared):]
+    submitted = submitted[len(declared):]
     # Declarations stand beside a retreat or adjustment phase's own orders, as the engine judges them.
     declared = iter(review_declarations(variant, position, [(power, o) for o in orders if isinstance(o, Declaration)]))
     own = [o for o in orders if not isinstance(o, Declaration)]
@@ -207,7 +221,8 @@ def submit(
             report.error = reading.error
         else:
             read.append((report, reading.order))
-    verdicts = check_orders(variant, position, power, [o for _, o in read])
+    verdicts = check_orders(variant, position, power, [o for _, o in read],
+                            [o for o in kept if isinstance(o, Declaration)])
     accepted: list[tuple[LineReport, Order]] = []
     for (report, order), why in zip(read, verdicts):
         if why:
@@ -217,26 +232,28 @@ def submit(
     if position.phase.kind is PhaseKind.ADJUSTMENTS:
         orders = _judge_adjustments(variant, position, power, kept, accepted, namer)
     else:
-        orders, replaced = _book(variant, position, power, kept, [o for _, o in accepted])
-        for (report, order), before in zip(accepted, replaced):
-            _note_replaced(report, order, before, namer, power)
+        orders, replaced, read_as = _book(variant, position, power, kept, [o for _, o in accepted])
+        for (report, order), before, prepared in zip(accepted, replaced, read_as):
+            report.order = prepared  # as the variant reads it with the set (a leader where it is placed)
+            _note_replaced(report, prepared, before, namer, power)
     _store_set(services, session, game, power, previous, text, [str(o) for o in orders], by, inbound_id)
     missing = missing_for(variant, position, power, orders)
     _mark_ready(game, power, missing)
-    return Submission(reports, orders, missing)
+    return Submission(reports, orders, missing, board_for(variant, position, power, orders))
 
 
 def _book(variant: Variant, position: Position, power: str, kept: list[Order],
-          new: list[Order]) -> tuple[list[Order], list[Order | None]]:
+          new: list[Order]) -> tuple[list[Order], list[Order | None], list[Order]]:
     """The power's order set: each later order in place of an earlier one for the same unit;
-    and for each of the ``new`` orders, the order it replaced (None: none). In a movement phase
-    the orders are first as the variant's rules read them before review (a leader placed: orders
-    naming it where it waited name it where it stands)."""
+    for each of the ``new`` orders, the order it replaced (None: none), and the order itself as
+    booked. In a movement phase the orders are first as the variant's rules read them before
+    review (a leader placed: orders naming it where it waited name it where it stands)."""
     orders = kept + new
     board = position
     if position.phase.kind is PhaseKind.MOVEMENT:
         board, prepared = variant.prepare_movement(position, [(power, o) for o in orders])
-        orders = [o for _, o in prepared]
+        if len(prepared) == len(orders):  # read one to one, as every variant's rules do
+            orders = [o for _, o in prepared]
     provinces = [u.location.province for u in board.units if u.power == power]
     shared = frozenset(p for p in provinces if provinces.count(p) > 1)
     current: dict[str, Order] = {}
@@ -246,7 +263,7 @@ def _book(variant: Variant, position: Position, power: str, kept: list[Order],
         if index >= len(kept):
             replaced.append(current.get(key))
         current[key] = order
-    return list(current.values()), replaced
+    return list(current.values()), replaced, orders[len(kept):]
 
 
 def _judge_adjustments(variant: Variant, position: Position, power: str, kept: list[Order],
@@ -257,13 +274,13 @@ def _judge_adjustments(variant: Variant, position: Position, power: str, kept: l
     every build is ordered takes the place of a WAIVE. Returns the power's set."""
     current = list(kept)
     for report, order in accepted:
-        trial, (before,) = _book(variant, position, power, current, [order])
+        trial, (before,), _ = _book(variant, position, power, current, [order])
         problem = _set_problem(variant, position, power, current, trial, order)
         waived = next((o for o in current if isinstance(o, Waive)), None)
         if problem and isinstance(order, Build) and waived is not None:
             without = list(current)
             without.remove(waived)
-            instead, (before,) = _book(variant, position, power, without, [order])
+            instead, (before,), _ = _book(variant, position, power, without, [order])
             if _set_problem(variant, position, power, without, instead, order) is None:
                 trial, problem, before = instead, None, before or waived
         if problem:

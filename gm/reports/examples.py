@@ -38,19 +38,20 @@ def examples_for(variant: Variant, position: Position, power: str | None, own_on
     units = sorted(position.units_of(owners[0]), key=lambda u: (u.type.letter, _name(variant, u.location.province)))
     occupied = {u.location.province for u in position.units}
     move = support = None
-    for unit in units:
+    for unit in units:  # the first move of the first unit that has one; a support of the first supportable
         if unit.type.mobility is Mobility.NONE:
             continue
         free = sorted((_name(variant, p), p) for p in variant.map.neighbours.get(unit.location.province, ())
                       if p not in occupied and variant.destinations(unit, p))
-        if not free:
-            continue
-        name, province = free[0]
-        move = f"{_unit(variant, unit)} - {name}"
-        helper = next((u for u in units if u is not unit and variant.can_support_into(u, province)), None)
-        if helper is not None:
-            support = f"{_unit(variant, helper)} S {move}"
-        break
+        for name, province in free:
+            here = f"{_unit(variant, unit)} - {name}"
+            move = move or here
+            helper = next((u for u in units if u is not unit and variant.can_support_into(u, province)), None)
+            if helper is not None:  # the move shown is the one supported
+                move, support = here, f"{_unit(variant, helper)} S {here}"
+                break
+        if support is not None:
+            break
     movable = [u for u in units if u.type.mobility is not Mobility.NONE] or units  # a garrison last
     hold = f"{_unit(variant, movable[-1])} H"
     return Examples(move, support, hold, _build(variant, position, owners[0], units))

@@ -15,7 +15,10 @@ from gm.reports.names import Namer
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
-    namer = Namer(variant, before)  # units named as they stood when ordered
+    board = before  # units named as they stood when ordered, placed where the orders placed them
+    if before.phase.kind is PhaseKind.MOVEMENT:
+        board = variant.prepare_movement(before, [(r.power, r.order) for r in report.results])[0]
+    namer = Namer(variant, board)
     by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.map.powers}
     commanded: dict[Unit, int] = {}  # counted: two alike units may share a province
     for result in report.results:

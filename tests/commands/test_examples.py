@@ -48,5 +48,6 @@ def test_help_once_signed_on_gives_examples_of_the_players_own_units(post: Post)
     signon = f"SIGNON Rome punic {secret_of('Rome')}\n"
     lines = answer(post, "rome@example.test", signon + "HELP\n")
     sentence = " ".join(lines[:lines.index("")])
-    assert "Paris" not in sentence and "(A Brundisium - Epirus, F Capua H, BUILD A Brundisium)" in sentence
+    assert "Paris" not in sentence and \
+        "(A Brundisium - Samnium, A Roma S A Brundisium - Samnium, F Capua H, BUILD A Brundisium)" in sentence
     assert all(len(line) <= 72 for line in lines)

@@ -73,7 +73,7 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     assert "> A Thapsus leads A Carthage\n    ERROR: only a leader leads: the army in Thapsus is not one" in reply
     assert "> F Carthage sakc\n    ERROR:" in reply and "did you mean" in reply.split("> F Carthage sakc")[1].split(">")[0]
     assert "  Army Thapsus HOLD\n" in reply  # the good lines of the mail are kept
-    assert "> Hannibal starts in New Carthage\n    = Hannibal (Leader, Carthage) STARTS IN New Carthage" in reply
+    assert "> Hannibal starts in New Carthage\n    = Hannibal (Leader, New Carthage) STARTS IN New Carthage" in reply
     assert "Current orders for Carthage in cannae, Spring 220 B.C. movement:\n" \
            "  Hannibal (Leader, New Carthage) STARTS IN New Carthage\n" \
            "  Hannibal (Leader, New Carthage) -> Mauretania\n" in reply
