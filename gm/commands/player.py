@@ -31,6 +31,7 @@ from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_n
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
 from gm.reports.names import Namer
+from gm.reports.results import ordered_board
 from gm.settings.model import StartPolicy
 from gm.store.codec import decode_position
 from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
@@ -490,7 +491,9 @@ class History(Command):
         lines: list[str] = []
         variant = ctx.services.variant_of(game)
         for record in reversed(records):
-            namer = Namer(variant, decode_position(variant, record.position_before))  # as the units stood
+            ordered = [(r["power"], o) for r in record.results.get("results", [])
+                       for o in ctx.services.orders_from(game, [r["order"]])]
+            namer = Namer(variant, ordered_board(variant, decode_position(variant, record.position_before), ordered))
             title = variant.title(variant.calendar.parse(record.phase))
             lines.append(f"{title[:1].upper()}{title[1:]}:")
             for result in record.results.get("results", []):

@@ -35,6 +35,14 @@ Ambiguity rules (each tested in tests/orders/test_ambiguity.py)
   fails ("B Celtica - Belgica"), then without the warning a province would get.
 * Unit letters with digits are one word: "2A SYR" is a double army, never item number 2 ("2 A
   SYR" still is).
+* Where no unit type of the variant is written "A" or "Army" (Diplomacy of the Empire's infantry,
+  cavalry and catapults), those standard words are read as a stand-in type (``stand_ins``): the
+  land unit standing there, which the board decides when the order arrives (gm.games.reading).
+* A move's order word before its unit ("move Nisibis to Osrhoene", "move A PAR - BUR") is read
+  as that move; any other order word of three letters or more there is answered as being
+  before its unit ("support A NIS - OSR").
+* A line that fails after its order word carries that word (``Diagnostic.form``), so that a
+  reply can show the order's form (gm.orders.forms).
 * Moves of several steps (variants using ``verbs.moves``): places are chained by "-", "to",
   "move to" or commas; "then" ends a chain and starts the second move. A comma after a place
   must be followed by another place or by "then" ("Cea, then Tin"): "Nar, Ita, Dal," lacks a

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
+from gm.domain.orders import Order
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit
@@ -15,10 +17,7 @@ from gm.reports.names import Namer
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
-    board = before  # units named as they stood when ordered, placed where the orders placed them
-    if before.phase.kind is PhaseKind.MOVEMENT:
-        board = variant.prepare_movement(before, [(r.power, r.order) for r in report.results])[0]
-    namer = Namer(variant, board)
+    namer = Namer(variant, ordered_board(variant, before, [(r.power, r.order) for r in report.results]))
     by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.map.powers}
     commanded: dict[Unit, int] = {}  # counted: two alike units may share a province
     for result in report.results:
@@ -88,6 +87,14 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "next_code": str(nxt.phase),
         "winner": report.winner,
     }
+
+
+def ordered_board(variant: Variant, before: Position, orders: Sequence[tuple[str, Order]]) -> Position:
+    """The board a phase's orders were given on, as the results name their units: the units as
+    they stood, placed where the orders placed them (Rise of Rome II's leaders)."""
+    if before.phase.kind is not PhaseKind.MOVEMENT:
+        return before
+    return variant.prepare_movement(before, orders)[0]
 
 
 def header_lines(name: str, by_power: dict[str, list[str]], width: int = 72) -> list[str]:

@@ -205,6 +205,8 @@ def test_rise_of_rome_ii_names_its_leaders_everywhere_and_counts_them_apart(worl
     bodies = [m.body for m in post.mails(to="scipio@example.test", kind="results")]
     assert "Carthage:  Hannibal (Leader, New Carthage) STARTS IN New Carthage\n" in bodies[0]
     assert re.search(r"Carthage: +\d+ centres, +\d+ units and a leader:", bodies[-1]), bodies[-1]
+    history = _say(post, hannibal, "Carthage", secrets[hannibal], "HISTORY 3")
+    assert _has(history, "Carthage: Hannibal (Leader, New Carthage) STARTS IN New Carthage")
 
 
 # -- Eagles -----------------------------------------------------------------------------------------
