@@ -335,13 +335,16 @@ class Orders(Command):
             lines.extend(hang(f"    note: {w}", 10) for w in report.warnings)
         if unshown:
             lines.append(f"({count_lines(unshown, 'more')} read, all fine: not shown.)")
-        return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing)
+        return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing, namer)
 
 
-def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missing: list[str]) -> list[str]:
+def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missing: list[str],
+                  namer: Namer | None = None) -> list[str]:
+    """``namer``: names on the board the orders are read on (made here when not given)."""
     position = ctx.services.position_of(game)
-    namer = Namer(ctx.services.variant_of(game), orderbook.board_for(ctx.services.variant_of(game), position, power,
-                                                                     orders))
+    if namer is None:
+        variant = ctx.services.variant_of(game)
+        namer = Namer(variant, orderbook.board_for(variant, position, power, orders))
     title = ctx.services.variant_of(game).title(position.phase)
     lines = [hang(f"Current orders for {power} in {game.name}, {title}:", 4)]
     lines += [hang(f"  {namer.order(o, power)}", 6) for o in orders] or ["  (none)"]

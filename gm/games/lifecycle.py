@@ -21,7 +21,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.games.names import NameRules, taken_names
 from gm.games.notices import tell_everyone
-from gm.reports.names import Namer, WaitsOffBoard
+from gm.reports.names import Namer, off_board
 from gm.reports.examples import examples_for
 from gm.reports.results import results_context
 from gm.store.codec import decode_position, encode_position
@@ -341,14 +341,14 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     tell_everyone(services, session, game, template="mail/start.txt.j2", kind="start",
                   subject=f"{game.name} has started", seats=seats, variant=variant, position=position,
                   units_named=units_named(variant, position), rolls=log.rolls,
-                  waiting=isinstance(variant, WaitsOffBoard) and bool(variant.units_off_board(position)))
+                  waiting=bool(off_board(variant, position)))
 
 
 def units_named(variant: Variant, position: Position) -> Callable[[str], list[str]]:
     """A power's units in words, as the start mail lists them: those on the board, then those
     waiting to come onto it (Rise of Rome II's leaders, placed with the first orders)."""
     namer = Namer(variant, position)
-    waiting = variant.units_off_board(position) if isinstance(variant, WaitsOffBoard) else []
+    waiting = off_board(variant, position)
 
     def named(power: str) -> list[str]:
         return ([namer.unit(u) for u in position.units_of(power)]

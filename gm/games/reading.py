@@ -25,7 +25,7 @@ from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.maps.model import normalise_name
 from gm.orders import OrderGrammar
-from gm.reports.names import Namer, WaitsOffBoard
+from gm.reports.names import Namer, off_board
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class BoardReader:
         self.power = power
         self.namer = namer or Namer(variant, position)
         self.kind = position.phase.kind
-        waiting = variant.units_off_board(position) if isinstance(variant, WaitsOffBoard) else []
+        waiting = off_board(variant, position)
         self._board: dict[str, list[Unit]] = {}
         units = [d.unit for d in position.dislodged] if self.kind is PhaseKind.RETREATS else list(position.units)
         for unit in (*units, *waiting):
@@ -78,17 +78,19 @@ class BoardReader:
             return Reading(order)
         notes: list[str] = []
         changes = {}
-        for field in dataclasses.fields(order):
-            ref = getattr(order, field.name)
+        missing = None
+        for name in _unit_fields(type(order)):
+            ref = getattr(order, name)
             if not isinstance(ref, UnitRef):
                 continue
-            fitted, note = self._fit(ref, own=field.name == "unit")
+            fitted, note = self._fit(ref, own=name == "unit")
             if fitted is not ref:
-                changes[field.name] = fitted
+                changes[name] = fitted
             if note:
                 notes.append(note)
+            if fitted.type is not None and fitted.type not in self.variant.unit_types:
+                missing = missing or fitted
         fitted_order = dataclasses.replace(order, **changes) if changes else order  # type: ignore[type-var]
-        missing = self._stand_in_left(fitted_order)
         if missing is not None:  # no unit there for the standard word to stand for
             place = self.namer.place(missing.location)
             owner = next((u.power for u in self._board.get(missing.location.province, [])), None)
@@ -122,14 +124,6 @@ class BoardReader:
         if self._stand_in(ref.type):
             said += f" ({self.variant.map.title} has no {plural_of(ref.type.name)})"
         return fitted, said
-
-    def _stand_in_left(self, order: Order) -> UnitRef | None:
-        """A unit still written with a stand-in type: none stands where the order says."""
-        for field in dataclasses.fields(order):  # type: ignore[arg-type]
-            ref = getattr(order, field.name)
-            if isinstance(ref, UnitRef) and ref.type is not None and self._stand_in(ref.type):
-                return ref
-        return None
 
     def _stand_in(self, unit_type: UnitType) -> bool:
         return unit_type not in self.variant.unit_types
@@ -197,4 +191,15 @@ def spelling_of(grammar: OrderGrammar, text: str, province: str) -> str | None:
         if pid == province:
             found = c.text(i, end)
         i = end
+    return found
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _unit_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an order class, looked up once a class."""
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
     return found

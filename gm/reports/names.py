@@ -8,6 +8,7 @@ named as written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from gm.adjudicator.variant import Variant
@@ -48,14 +49,21 @@ class WaitsOffBoard(Protocol):
     def units_off_board(self, position: Position) -> list[Unit]: ...
 
 
+def off_board(variant: Variant, position: Position) -> list[Unit]:
+    """The units waiting to come onto the board (``WaitsOffBoard``), none for most variants."""
+    waiting = getattr(variant, "units_off_board", None)
+    return waiting(position) if waiting is not None else []
+
+
 class Namer:
     def __init__(self, variant: Variant, position: Position | None = None):
         self.variant = variant
         self.map = variant.map
-        self._names = variant if isinstance(variant, NamesUnits) else None
+        # The hooks looked up, not isinstance() on the protocols: that costs more than the rest (a Namer a reply).
+        self._names: Callable[[Unit], str | None] | None = getattr(variant, "unit_name", None)
         self._standing: dict[str, list[Unit]] = {}
         if position is not None:
-            waiting = variant.units_off_board(position) if isinstance(variant, WaitsOffBoard) else []
+            waiting = off_board(variant, position)
             for unit in (*position.units, *(d.unit for d in position.dislodged), *waiting):
                 self._standing.setdefault(unit.location.province, []).append(unit)
 
@@ -92,7 +100,7 @@ class Namer:
                 found = Unit(power, unit.type, unit.location)  # not on the board (a leader waiting)
         kind = found.type if found is not None else unit.type
         place = self.place(found.location if found is not None else unit.location)
-        name = self._names.unit_name(found) if self._names is not None and found is not None else None
+        name = self._names(found) if self._names is not None and found is not None else None
         if kind is None:
             return place
         if name:
@@ -105,7 +113,7 @@ class Namer:
 
     def owned_unit(self, unit: Unit) -> str:
         """"the French army in Paris"; "Hannibal, the Carthaginian leader in Zama"."""
-        name = self._names.unit_name(unit) if self._names is not None else None
+        name = self._names(unit) if self._names is not None else None
         text = f"the {self.adjective(unit.power)} {unit.type.name} in {self.place(unit.location)}"
         return f"{name}, {text}" if name else text
 
