@@ -117,17 +117,15 @@ def parse_stored(grammar: OrderGrammar, lines: list[str]) -> list[Order]:
 
 
 def check_orders(variant: Variant, position: Position, power: str, orders: list[Order],
-                 declared: Sequence[Order] = ()) -> list[str | None]:
+                 given: Sequence[Order] = ()) -> list[str | None]:
     """Why each order could not count in this phase, or None (the same rules as adjudication;
-    each order on its own, as the last order for a unit is the one that counts). ``declared``:
-    the power's declarations already given, which the variant reads the orders with (where a
+    each order on its own, as the last order for a unit is the one that counts). ``given``: the
+    power's declarations already given, which a movement phase's orders are read with (where a
     leader was placed)."""
     kind = position.phase.kind
-    submitted = [(power, o) for o in (*declared, *orders)]
     if kind is PhaseKind.MOVEMENT:
-        board, prepared = variant.prepare_movement(position, submitted)
-        return [ruling.illegal for ruling in review_movement(variant, board, prepared)][len(declared):]
-    submitted = submitted[len(declared):]
+        board, prepared = variant.prepare_movement(position, [(power, o) for o in (*given, *orders)])
+        return [ruling.illegal for ruling in review_movement(variant, board, prepared)][len(given):]
     # Declarations stand beside a retreat or adjustment phase's own orders, as the engine judges them.
     declared = iter(review_declarations(variant, position, [(power, o) for o in orders if isinstance(o, Declaration)]))
     own = [o for o in orders if not isinstance(o, Declaration)]
