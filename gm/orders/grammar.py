@@ -319,6 +319,8 @@ class OrderGrammar:
             if verb is not None and (province is None or verb[1] >= province[2]):
                 if verb[0] in self.unit_names:  # "Hanibal - Numidia"
                     return Diagnostic.error(f'unknown unit "{t.text}"', self.unit_names[verb[0]])
+                if unit is None and verb[0] in self.type_names and verb[0] not in table:  # "Flet Sinope - Pontus"
+                    return Diagnostic.error(f'unknown unit type "{t.text}"', verb[0].capitalize())
                 return Diagnostic.error(f'unknown order "{t.text}" {where}', verb[0])
             if province is not None:
                 return Diagnostic.error(f'unknown province "{province[0]}"', province[1])

@@ -86,3 +86,16 @@ def test_every_form_of_every_variant_has_an_example_that_reads(name: str) -> Non
             assert parsed.ok and not parsed.diagnostics, (name, power, form.name, example, parsed.diagnostics)
             shown += 1
     assert shown
+
+
+@pytest.mark.parametrize("variant, line, message, suggestion", [
+    ("eagles", "Flet Sinope - Pontus", 'unknown unit type "Flet"', "Fleet"),
+    ("diplomacy-of-the-empire", "Cavalery Numidia - Africa", 'unknown unit type "Cavalery"', "Cavalry"),
+    ("eagles", "bulid A Sinope", 'unknown order "bulid" at the start of the line', "build"),
+    ("eagles", "A Nisibis suport A Antiochia - Palmyra", 'unknown order "suport" after "A NIS"', "support"),
+    ("rise-of-rome-ii", "Hanibal - Mauretania", 'unknown unit "Hanibal"', "Hannibal"),
+])
+def test_a_suggestion_is_of_the_kind_of_word_expected_where_it_stands(variant: str, line: str, message: str,
+                                                                       suggestion: str) -> None:
+    (error,) = parse_line(line, _grammar(variant), cached=False).diagnostics
+    assert (error.message, error.suggestion) == (message, suggestion)
