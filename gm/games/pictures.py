@@ -8,12 +8,16 @@ game year by year; and which of them each mail gets.
 - a MAP reply: what its text names on its ``:: Attached:`` lines (``MAP [phase]``, ``MAP
   CHART``), each drawn when the mail is sent: a phase processed by then is drawn with its
   orders, the phase in play as the board stands.
+
+``attachments`` draws them here and now; ``planned`` says what to draw as ``Picture`` values
+(plain data read from the store: a position, its orders, the game's dice seed), which ``draw``
+turns into PNG in any process that has a variant catalog (gm.services.drawing's workers).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -25,10 +29,9 @@ from gm.domain.position import Position
 from gm.games.context import Services
 from gm.games.orderbook import parse_stored
 from gm.orders import OrderGrammar
-from gm.render import render_phase_png
-from gm.render.chart import chart_png, history_chart
 from gm.store.codec import decode_position
 from gm.store.models import Game, GameStatus, OutboundMail, PhaseRecord
+from gm.variants.catalog import VariantCatalog
 
 ATTACHED = ":: Attached: "  # a reply's line naming a picture it carries
 CHART = "chart"
@@ -55,25 +58,72 @@ def phase_report(variant: Variant, record: PhaseRecord, seed: str):  # type: ign
     return position, adjudicate(variant, position, orders, seed=seed)
 
 
-def phase_png(services: Services, game: Game, record: PhaseRecord) -> bytes:
-    variant = services.variant_of(game)
-    position, report = phase_report(variant, record, game.dice_seed)
-    return render_phase_png(variant, position, report, arrivals=arrivals(game))
+@dataclass(frozen=True)
+class Picture:
+    """What one picture shows, as the store keeps it (so it can be drawn in another process)."""
+
+    variant: str
+    position: Any = None  # a stored position: the board drawn (a phase's: the board before it)
+    orders: Any = None  # a processed phase's stored orders by power: drawn with their outcomes
+    seed: str = ""  # the game's dice seed, to adjudicate the phase again
+    arrivals: tuple[str, ...] = ()
+    chart: tuple[tuple[str, Any], ...] = ()  # a chart instead: (label, stored position) year by year
+    title: str = field(default="")  # the chart's: the game's name
 
 
-def current_png(services: Services, game: Game) -> bytes:
-    return render_phase_png(services.variant_of(game), services.position_of(game), arrivals=arrivals(game))
+def draw(picture: Picture, catalog: VariantCatalog) -> bytes | None:
+    """The picture as PNG (None: nothing to draw)."""
+    from gm.render import render_phase_png  # loaded only by a process that draws (not by `gm receive`)
+    from gm.render.chart import chart_png, history_chart
+
+    variant = catalog.get(picture.variant)
+    if picture.chart:
+        points = [(label, decode_position(variant, stored)) for label, stored in picture.chart]
+        return chart_png(history_chart(variant, picture.title, points, picture.arrivals))
+    if picture.position is None:
+        return None
+    position = decode_position(variant, picture.position)
+    report = None
+    if picture.orders is not None:
+        grammar = OrderGrammar.for_variant(variant)
+        orders = [(power, order) for power, lines in picture.orders.items() for order in parse_stored(grammar, lines)]
+        report = adjudicate(variant, position, orders, seed=picture.seed)
+    return render_phase_png(variant, position, report, arrivals=picture.arrivals)
 
 
-def start_png(services: Services, session: Session, game: Game) -> bytes | None:
+def phase_picture(game: Game, record: PhaseRecord) -> Picture:
+    return Picture(game.variant, record.position_before, record.orders or {}, game.dice_seed, tuple(arrivals(game)))
+
+
+def current_picture(game: Game) -> Picture:
+    return Picture(game.variant, game.position, arrivals=tuple(arrivals(game)))
+
+
+def start_picture(session: Session, game: Game) -> Picture:
     """The board the game started from: its first phase's position, once that phase is stored
     (the game may have moved on before the start mail goes out), else the game as it stands."""
     first = session.scalars(select(PhaseRecord).where(PhaseRecord.game_id == game.id)
                             .order_by(PhaseRecord.seq, PhaseRecord.id).limit(1)).first()
     if first is not None:
-        variant = services.variant_of(game)
-        return render_phase_png(variant, decode_position(variant, first.position_before), arrivals=arrivals(game))
-    return current_png(services, game) if game.position else None
+        return Picture(game.variant, first.position_before, arrivals=tuple(arrivals(game)))
+    return current_picture(game)
+
+
+def phase_png(services: Services, game: Game, record: PhaseRecord) -> bytes:
+    png = draw(phase_picture(game, record), services.catalog)
+    assert png is not None
+    return png
+
+
+def current_png(services: Services, game: Game) -> bytes:
+    png = draw(current_picture(game), services.catalog)
+    if png is None:
+        raise ValueError(f"game {game.name} has not started")
+    return png
+
+
+def start_png(services: Services, session: Session, game: Game) -> bytes | None:
+    return draw(start_picture(session, game), services.catalog)
 
 
 # -- phases by name ------------------------------------------------------------------------------
@@ -123,25 +173,32 @@ def chart_points(services: Services, session: Session, game: Game, upto: PhaseRe
     once its last phase was processed), up to ``upto``'s year if given; with ``now``, also the
     board as it stands when the year in play is not over."""
     variant = services.variant_of(game)
+    return [(label, decode_position(variant, stored)) for label, stored in stored_points(services, session, game, upto, now)]
+
+
+def stored_points(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None,
+                  now: bool = False) -> list[tuple[str, Any]]:
+    """``chart_points`` as the store keeps the boards."""
+    variant = services.variant_of(game)
     calendar = variant.calendar
     done = records(session, game)
     if upto is not None:
         done = [r for r in done if (r.seq, r.id) <= (upto.seq, upto.id)]
     if not done:
-        return [("start", services.position_of(game))] if game.position else []
-    points = [("start", decode_position(variant, done[0].position_before))]
+        return [("start", game.position)] if game.position else []
+    points = [("start", done[0].position_before)]
     for index, record in enumerate(done):
         year = calendar.parse(record.phase).year
         following = done[index + 1] if index + 1 < len(done) else None
         after = calendar.parse(record.position_after["phase"]).year
         if (following is None and (after != year or game.status == GameStatus.FINISHED)) or (
                 following is not None and calendar.parse(following.phase).year != year):
-            points.append((calendar.year_label(year), decode_position(variant, record.position_after)))
+            points.append((calendar.year_label(year), record.position_after))
     last = done[-1]
     if now and upto is None and calendar.parse(last.position_after["phase"]).year == calendar.parse(last.phase).year \
             and game.position and game.status != GameStatus.FINISHED:
-        position = services.position_of(game)
-        points.append((f"{calendar.year_label(position.phase.year)} (now)", position))
+        year = calendar.parse(game.position["phase"]).year
+        points.append((f"{calendar.year_label(year)} (now)", game.position))
     return points
 
 
@@ -150,12 +207,18 @@ def chart_title(variant: Variant) -> str:
     return "territories and talents" if not variant.map.supply_centres else "supply centres"
 
 
-def game_chart_png(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None,
-                   now: bool = False) -> bytes | None:
-    points = chart_points(services, session, game, upto, now)
+def chart_picture(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None,
+                  now: bool = False) -> Picture | None:
+    points = stored_points(services, session, game, upto, now)
     if not points:
         return None
-    return chart_png(history_chart(services.variant_of(game), game.name, points, arrivals(game)))
+    return Picture(game.variant, arrivals=tuple(arrivals(game)), chart=tuple(points), title=game.name)
+
+
+def game_chart_png(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None,
+                   now: bool = False) -> bytes | None:
+    picture = chart_picture(services, session, game, upto, now)
+    return None if picture is None else draw(picture, services.catalog)
 
 
 def closes_year(services: Services, game: Game, record: PhaseRecord) -> bool:
@@ -166,53 +229,76 @@ def closes_year(services: Services, game: Game, record: PhaseRecord) -> bool:
 
 # -- what each mail carries ----------------------------------------------------------------------
 
-def attachments(services: Services, session: Session, mail: OutboundMail,
-                cache: dict[tuple[Any, ...], bytes | None],
-                failed: Callable[[str, Exception], None] | None = None) -> list[Attachment]:
-    """The pictures ``mail`` carries (see the module's docstring); ``cache``: pictures drawn
-    for earlier mails of the same run (a phase's results go to every player). A picture that
-    cannot be drawn is left out, and ``failed`` told (once per picture and cache)."""
+@dataclass(frozen=True)
+class Wanted:
+    """A picture a mail carries: its key (the same picture for other mails of a run), its file
+    name, how to draw it here, and what it shows (to draw it elsewhere)."""
+
+    key: tuple[Any, ...]
+    name: str
+    here: Callable[[], bytes | None]
+    plan: Callable[[], Picture | None]
+
+
+def wanted(services: Services, session: Session, mail: OutboundMail) -> list[Wanted]:
+    """The pictures ``mail`` carries (see the module's docstring), in order."""
     game = session.get(Game, mail.game_id) if mail.game_id else None
     if game is None:
         return []
-    found: list[Attachment] = []
-
-    def add(key: tuple[Any, ...], name: str, draw: Callable[[], bytes | None]) -> None:
-        if key not in cache:
-            cache[key] = None
-            try:
-                cache[key] = draw()
-            except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
-                if failed is None:
-                    raise
-                failed(name, exc)
-        if cache[key] is not None:
-            found.append(Attachment(name, cache[key]))  # type: ignore[arg-type]
-
     named = announced(mail.body, game) if mail.kind == "map" else []
     if named:
+        found = []
         for what in named:
             if what == CHART:
-                add((game.id, CHART, None, game.phase), picture_name(game, CHART),
-                    lambda: game_chart_png(services, session, game, now=True))
+                found.append(Wanted((game.id, CHART, None, game.phase), picture_name(game, CHART),
+                                    lambda: game_chart_png(services, session, game, now=True),
+                                    lambda: chart_picture(services, session, game, now=True)))
                 continue
             record = record_named(session, game, what)
             if record is not None:
-                add((game.id, record.id), picture_name(game, what), lambda r=record: phase_png(services, game, r))
+                found.append(Wanted((game.id, record.id), picture_name(game, what),
+                                    lambda r=record: phase_png(services, game, r), lambda r=record: phase_picture(game, r)))
             elif what == game.phase and game.position:
-                add((game.id, None, game.phase), picture_name(game, what), lambda: current_png(services, game))
+                found.append(Wanted((game.id, None, game.phase), picture_name(game, what),
+                                    lambda: current_png(services, game), lambda: current_picture(game)))
         return found
     if mail.kind == "start":
-        add((game.id, "start"), picture_name(game, "start"), lambda: start_png(services, session, game))
-        return found
+        return [Wanted((game.id, "start"), picture_name(game, "start"), lambda: start_png(services, session, game),
+                       lambda: start_picture(session, game))]
     record = session.get(PhaseRecord, mail.attach_phase_id) if mail.attach_phase_id else None
     if record is not None:
-        add((game.id, record.id), picture_name(game, record.phase), lambda: phase_png(services, game, record))
+        found = [Wanted((game.id, record.id), picture_name(game, record.phase), lambda: phase_png(services, game, record),
+                        lambda: phase_picture(game, record))]
         if mail.kind == "end" or (mail.kind == "results" and closes_year(services, game, record)):
-            add((game.id, CHART, record.id), picture_name(game, CHART),
-                lambda: game_chart_png(services, session, game, upto=record))
-    elif mail.kind == "map" and game.position:
-        add((game.id, None, game.phase), picture_name(game, game.phase or "board"), lambda: current_png(services, game))
+            found.append(Wanted((game.id, CHART, record.id), picture_name(game, CHART),
+                                lambda: game_chart_png(services, session, game, upto=record),
+                                lambda: chart_picture(services, session, game, upto=record)))
+        return found
+    if mail.kind == "map" and game.position:
+        return [Wanted((game.id, None, game.phase), picture_name(game, game.phase or "board"),
+                       lambda: current_png(services, game), lambda: current_picture(game))]
+    return []
+
+
+def attachments(services: Services, session: Session, mail: OutboundMail,
+                cache: dict[tuple[Any, ...], bytes | None],
+                failed: Callable[[str, Exception], None] | None = None) -> list[Attachment]:
+    """The pictures ``mail`` carries, drawn here; ``cache``: pictures drawn for earlier mails of
+    the same run (a phase's results go to every player). A picture that cannot be drawn is
+    left out, and ``failed`` told (once per picture and cache)."""
+    found: list[Attachment] = []
+    for picture in wanted(services, session, mail):
+        if picture.key not in cache:
+            cache[picture.key] = None
+            try:
+                cache[picture.key] = picture.here()
+            except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
+                if failed is None:
+                    raise
+                failed(picture.name, exc)
+        data = cache[picture.key]
+        if data is not None:
+            found.append(Attachment(picture.name, data))
     return found
 
 

@@ -25,6 +25,7 @@ within a tolerance. Then the canvas is written as PNG (``raster.encode_png``).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -155,11 +156,16 @@ class Painter:
         self._kept = 0
         self._once: set[str] = set()  # marks drawn for one picture only
         self._owned: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()  # boards recoloured lately
+        self._lock = threading.Lock()  # one picture at a time: its caches are not shared safely
 
     def png(self, scene: Scene) -> bytes:
         return encode_png(self.canvas(scene))
 
     def canvas(self, scene: Scene) -> np.ndarray:
+        with self._lock:
+            return self._canvas(scene)
+
+    def _canvas(self, scene: Scene) -> np.ndarray:
         board = self.board(scene)
         root, defs, leaves = read_svg(_template_svg(stripped(scene)))
         steps: list[tuple[str, object]] = []

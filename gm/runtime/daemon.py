@@ -3,6 +3,11 @@
 ``once()`` does one round of each (what `gm tick` runs from cron); ``run()`` keeps all three
 going (what `gm run` runs under systemd). Everything they share goes through the database, so
 any number of `gm tick`, `gm receive` and `gm run` processes may run side by side.
+
+The event loop only waits: handling a mail, a scheduler tick (adjudicating every game due) and
+every database step of the outbox run in worker threads, and `gm run` draws the pictures in
+worker processes (gm.services.drawing), so mail is read and answered while a big deadline's
+results are drawn and sent.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ class Daemon:
         self.dispatcher = dispatcher
         self.servers = servers  # made and served beside the loops by `gm run` only (the web, when configured)
         self._wake_sender = asyncio.Event()
+        self._ticking = asyncio.Lock()  # one scheduler tick at a time (the mail's and the timer's)
 
     async def once(self) -> RoundReport:
         """One round of each loop; a part that gave up waiting for the database is noted in the
@@ -66,13 +72,13 @@ class Daemon:
         report = RoundReport()
         try:
             with or_left_for_later("reading the inbox", report.busy):  # the mail stays there, or stored
-                report.received = await self.inbox.drain(self.intake.deliver)
+                report.received = await self.inbox.drain(self._receive)
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
             log.warning("inbox unavailable: %s", exc)
             report.busy.append(f"the inbox could not be read ({exc}); its mail waits there for the next run")
-        self._handle_left_unhandled(report)
+        await asyncio.to_thread(self._handle_left_unhandled, report)
         with or_left_for_later("the deadlines", report.busy):
-            report.tick = self.scheduler.tick()
+            report.tick = await asyncio.to_thread(self.scheduler.tick)
         with or_left_for_later("sending", report.busy):
             report.drained = await self.dispatcher.drain()
         return report
@@ -82,24 +88,43 @@ class Daemon:
             self.intake.handle_left_unhandled()
 
     async def run(self, tick_seconds: float = 30.0, send_seconds: float = 5.0) -> None:
-        await asyncio.gather(
-            self.inbox.run(self._deliver),
-            self._every(tick_seconds, self._tick),
-            self._every(send_seconds, self.dispatcher.drain, wake=self._wake_sender),
-            *(server.serve() for server in self.servers()),
-        )
+        workers = None
+        if self.dispatcher.drawer is None:
+            from gm.services.drawing import Workers
+            workers = self.dispatcher.drawer = Workers()
+        try:
+            await asyncio.gather(
+                self.inbox.run(self._deliver),
+                self._every(tick_seconds, self._tick),
+                self._every(send_seconds, self._send, wake=self._wake_sender),
+                *(server.serve() for server in self.servers()),
+            )
+        finally:
+            if workers is not None:
+                self.dispatcher.drawer = None
+                await asyncio.to_thread(workers.close)
 
-    async def _deliver(self, raw: bytes, source_key: str) -> None:
-        await self.intake.deliver(raw, source_key)
-        self._schedule()  # a PROCESS or the last orders may make a phase due at once
+    async def _receive(self, raw: bytes, source_key: str, size: int | None = None) -> None:
+        """The intake's ``deliver``, in a worker thread (raises as it does)."""
+        await asyncio.to_thread(self.intake.receive, raw, source_key, size)
+
+    async def _deliver(self, raw: bytes, source_key: str, size: int | None = None) -> None:
+        await self._receive(raw, source_key, size)
+        await self._schedule()  # a PROCESS or the last orders may make a phase due at once
         self._wake_sender.set()  # answer within seconds
 
-    def _tick(self) -> None:
-        self._handle_left_unhandled(RoundReport())
-        self._schedule()
+    async def _send(self) -> None:
+        """Drain the outbox; again at once while each drain stops at its limit (a big deadline)."""
+        while (await self.dispatcher.drain()).more:
+            pass
 
-    def _schedule(self) -> None:
-        report = self.scheduler.tick()
+    async def _tick(self) -> None:
+        await asyncio.to_thread(self._handle_left_unhandled, RoundReport())
+        await self._schedule()
+
+    async def _schedule(self) -> None:
+        async with self._ticking:
+            report = await asyncio.to_thread(self.scheduler.tick)
         for line in report.processed:
             log.info("processed %s", line)
         if report.processed or report.reminded:

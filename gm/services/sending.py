@@ -7,6 +7,9 @@
   was queued with, so a client drops the copy should the first have gone out after all: a crash
   between the server's "accepted" and the record of it is the one window for a second copy, and
   the record is written at once.
+* **The event loop only waits.** Every database step runs in a worker thread; with a
+  ``drawer`` (gm.services.drawing: `gm run` draws in worker processes) the pictures of the next
+  mails are drawn while one is sent, and a mail is sent only once its claim is checked again.
 * **One bad mail stops nothing.** A mail that cannot be built is set aside (failed) with the
   error and the administrator told; a picture that cannot be drawn leaves its mail without it,
   saying so.
@@ -20,31 +23,39 @@ Every mail carries a Message-ID that gm recognises as its own (no mail loops).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
 import uuid
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.notices import tell_gm
-from gm.games.pictures import Attachment, attachments
+from gm.games import pictures as pictures_of
+from gm.games.pictures import Attachment, Picture, attachments
 from gm.services import outbound_health
 from gm.services.masking import mask_text
 from gm.store.models import Game, OutboundMail, OutboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
 
+if TYPE_CHECKING:
+    from gm.services.drawing import Drawer
+
 log = logging.getLogger(__name__)
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30)) + (timedelta(hours=2),) * 12
 AUTOMATIC = {"reply": "auto-replied", "refusal": "auto-replied", "map": "auto-replied", "paused": "auto-replied"}
 CLAIM = 10  # mails claimed at a time: a few, so that other processes share a long drain
+AHEAD = 40  # mails read (their pictures drawing) before the one being sent, when a drawer draws them
 NO_PICTURE = "\n\n(The map picture could not be drawn for this mail; the judge's administrator has been told.)\n"
 
 _OUTBOX = OutboundMail.__table__
@@ -71,48 +82,249 @@ class Drained:
     sent: int = 0
     outage: outbound_health.Outage | None = None  # every mail waits on the server: why, since when
     busy: str = ""  # the outbox could not be claimed in time: left for the next run
+    more: bool = False  # the limit was reached: more mail may be due now
+
+
+@dataclass
+class _Run:
+    """One drain's pictures: drawn here (``drawn``, by key), or being drawn by the drawer."""
+
+    drawn: dict[Any, bytes | None] = field(default_factory=dict)
+    planned: dict[Any, Picture | None | Exception] = field(default_factory=dict)
+    drawing: dict[Any, asyncio.Future[bytes | None]] = field(default_factory=dict)
+    parts: dict[Any, EmailMessage] = field(default_factory=dict)  # each picture's MIME part, encoded once
+    uses: Counter[Any] = field(default_factory=Counter)  # mails read that still wait for it
+    told: set[Any] = field(default_factory=set)  # pictures the administrator was told of
+
+
+@dataclass
+class _Read:
+    """A claimed mail as read: to skip, to set aside, or to send (its pictures being drawn)."""
+
+    mail_id: int
+    skip: bool = False
+    problem: str = ""
+    message: EmailMessage | None = None  # built; or, while its pictures are drawn, its headers
+    body: str = ""
+    subject: str = ""
+    masked: str | None = None
+    tried: int = 0
+    planned: list[tuple[Any, str]] | None = None  # (key, file name) of each picture being drawn
+    undrawn: list[str] = field(default_factory=list)
 
 
 class Dispatcher:
-    def __init__(self, services: Services, sender: Sender, owner: str | None = None):
+    def __init__(self, services: Services, sender: Sender, owner: str | None = None, drawer: Drawer | None = None):
         self.services = services
         self.sender = sender
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.drawer = drawer  # None: pictures are drawn in the thread that reads the mail
         self._leases: dict[int, datetime] = {}  # mail id -> until when this process holds it
 
     async def drain(self, limit: int = 500) -> Drained:
-        """Send what is due now (up to ``limit`` mails), a few claimed at a time."""
+        """Send what is due now (up to ``limit`` mails), a few claimed at a time; the next mails
+        are read (and their pictures drawn) while one is sent."""
         drained = Drained()
-        known = outbound_health.outage(self.services)
+        known = await asyncio.to_thread(outbound_health.outage, self.services)
         if known is not None and known.next_try_at is not None and self.services.clock.now() < known.next_try_at:
             drained.outage = known  # not to be tried yet
             return drained
         was_failing = known is not None
-        pictures: dict[tuple[int | None, int | None], bytes | None] = {}
-        tried = 0
-        while tried < limit:
-            try:
-                claimed = self._claim(min(CLAIM, limit - tried))
-            except DatabaseBusy as exc:
-                log.warning("%s", exc)
-                drained.busy = str(exc)
-                break
-            if not claimed:
-                break
-            for index, mail_id in enumerate(claimed):
-                tried += 1
+        run = _Run()
+        ready: asyncio.Queue[_Read | None] = asyncio.Queue()
+        room = asyncio.Semaphore(AHEAD if self.drawer is not None else 1)
+        reader = asyncio.create_task(self._read_ahead(limit, run, ready, room, drained))
+        try:
+            while (read := await ready.get()) is not None:
                 try:
-                    drained.sent += await self._send_one(mail_id, pictures)
+                    drained.sent += await self._finish(read, run)
                 except ServerFailure as exc:
-                    self._release(claimed[index:])
-                    drained.outage = outbound_health.server_failed(self.services, str(exc))
+                    self._leases[read.mail_id] = self.services.clock.now()  # released below, with those read ahead
+                    drained.outage = await asyncio.to_thread(outbound_health.server_failed, self.services, str(exc))
                     return drained
                 finally:
-                    self._leases.pop(mail_id, None)
+                    room.release()
+                self._leases.pop(read.mail_id, None)
                 if was_failing and drained.sent:
-                    outbound_health.server_works(self.services)
+                    await asyncio.to_thread(outbound_health.server_works, self.services)
                     was_failing = False
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+            if self._leases:  # claimed, never tried (the server failed): for any process to take at once
+                await asyncio.to_thread(self._release, list(self._leases))
         return drained
+
+    async def _read_ahead(self, limit: int, run: _Run, ready: asyncio.Queue[_Read | None], room: asyncio.Semaphore,
+                          drained: Drained) -> None:
+        """Claim mails a few at a time and read them, starting to draw their pictures, up to the
+        room left ahead of the mail being sent."""
+        tried = 0
+        try:
+            while True:
+                if tried >= limit:
+                    drained.more = True
+                    break
+                try:
+                    claimed = await asyncio.to_thread(self._claim, min(CLAIM, limit - tried))
+                except DatabaseBusy as exc:
+                    log.warning("%s", exc)
+                    drained.busy = str(exc)
+                    break
+                if not claimed:
+                    break
+                for mail_id in claimed:
+                    await room.acquire()
+                    tried += 1
+                    read = await asyncio.to_thread(self._read, mail_id, run)
+                    self._start_drawing(read, run)
+                    ready.put_nowait(read)
+        finally:
+            ready.put_nowait(None)
+
+    async def _send_one(self, mail_id: int, pictures: dict) -> int:  # type: ignore[type-arg]
+        """Read, then send, one claimed mail: 1 when it went; raises ServerFailure when the
+        server takes no mail. ``pictures``: those drawn for earlier mails of the run."""
+        run = _Run(drawn=pictures)
+        read = await asyncio.to_thread(self._read, mail_id, run)
+        self._start_drawing(read, run)
+        try:
+            return await self._finish(read, run)
+        finally:
+            self._leases.pop(mail_id, None)
+
+    def _read(self, mail_id: int, run: _Run) -> _Read:
+        """The mail as claimed (in a worker thread): built, its pictures drawn here; or, with a
+        drawer, its headers and what pictures it carries."""
+        read = _Read(mail_id)
+        with self.services.db.reading() as session:  # written to only once it is closed (SQLite: no lock held)
+            mail = session.get(OutboundMail, mail_id)
+            if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
+                read.skip = True
+                return read
+            read.masked = mask_text(mail.body, mail.secrets) if mail.secrets else None
+            read.tried = mail.attempts  # for the log: a deferred mail that finally goes says so
+            read.body, read.subject = mail.body, mail.subject
+            try:
+                if self.drawer is None or not _carries_pictures(mail):
+                    read.message = self.build(session, mail, run.drawn, read.undrawn)
+                else:
+                    read.message = self._headers(mail)
+                    read.planned = self._plan(session, mail, run)
+            except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
+                log.exception("mail %s cannot be built", mail_id)
+                read.message, read.problem = None, f"could not be built: {type(exc).__name__}: {exc}"
+        return read
+
+    def _plan(self, session: Session, mail: OutboundMail, run: _Run) -> list[tuple[Any, str]]:
+        """What pictures the mail carries, each planned once per run (a failure to read what it
+        shows is its failure to be drawn)."""
+        planned = []
+        for picture in pictures_of.wanted(self.services, session, mail):
+            planned.append((picture.key, picture.name))
+            if picture.key not in run.drawing and picture.key not in run.planned:
+                try:
+                    run.planned[picture.key] = picture.plan()
+                except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
+                    run.planned[picture.key] = exc
+        return planned
+
+    def _start_drawing(self, read: _Read, run: _Run) -> None:
+        for key, _ in read.planned or ():
+            run.uses[key] += 1
+            if key in run.drawing:
+                continue
+            what = run.planned.pop(key, None)
+            if isinstance(what, Picture) and self.drawer is not None:
+                run.drawing[key] = asyncio.ensure_future(self.drawer.draw(what))
+            else:
+                run.drawing[key] = asyncio.get_running_loop().create_future()
+                if isinstance(what, Exception):
+                    run.drawing[key].set_exception(what)
+                else:
+                    run.drawing[key].set_result(None)
+
+    async def _finish(self, read: _Read, run: _Run) -> int:
+        """Send a mail read: 1 when it went; raises ServerFailure when the server takes no mail."""
+        if read.skip:
+            return 0
+        mail_id = read.mail_id
+        if read.planned is not None and read.message is not None:
+            drawn = await self._drawn(read, run)
+            try:
+                await asyncio.to_thread(self._complete, read, drawn, run)
+            except Exception as exc:  # noqa: BLE001 - as a mail that cannot be built
+                log.exception("mail %s cannot be built", mail_id)
+                read.message, read.problem = None, f"could not be built: {type(exc).__name__}: {exc}"
+            for key, _ in read.planned:
+                run.uses[key] -= 1
+                if not run.uses[key]:  # no mail read waits for it: its memory goes
+                    del run.uses[key]
+                    run.drawing.pop(key, None)
+                    run.parts.pop(key, None)
+        for text in read.undrawn:
+            await asyncio.to_thread(self._tell_admin, "a map picture cannot be drawn", text)
+        message = read.message
+        if message is None:
+            await asyncio.to_thread(self._set_aside, mail_id, read.problem)
+            return 0
+        if not await asyncio.to_thread(self._still_ours, mail_id):
+            log.info("mail %s was taken over by another process (this one held it too long)", mail_id)
+            return 0
+        try:
+            await self.sender.send(message)
+        except ServerFailure:
+            raise
+        except TemporaryFailure as exc:
+            await asyncio.to_thread(self._retry, mail_id, str(exc))
+            return 0
+        except PermanentFailure as exc:
+            await asyncio.to_thread(self._give_up, mail_id, str(exc))
+            return 0
+        self.services.faults.point("after-send")
+        # Recorded at once: a crash before this line is the only way to a second copy.
+        await asyncio.to_thread(self._record_sent, mail_id, read.masked)
+        log.info("sent mail %s (%s) to %s%s", mail_id, message["X-GM-Kind"], message["To"],
+                 f", after {read.tried} failed tries" if read.tried else "")
+        return 1
+
+    async def _drawn(self, read: _Read, run: _Run) -> list[tuple[Any, str, bytes]]:
+        """The mail's pictures once drawn; one that could not be is left out, the administrator
+        told once per picture."""
+        drawn = []
+        for key, name in read.planned or ():
+            try:
+                data = await run.drawing[key]
+            except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
+                data = None
+                if key not in run.told:
+                    run.told.add(key)
+                    log.error("no picture %s for mail %s", name, read.mail_id, exc_info=exc)
+                    read.undrawn.append(_undrawn_note(name, read.mail_id, read.subject, exc))
+            if data is not None:
+                drawn.append((key, name, data))
+        return drawn
+
+    def _complete(self, read: _Read, drawn: list[tuple[Any, str, bytes]], run: _Run) -> None:
+        """The mail's text and pictures (in a worker thread: each picture encoded once a run)."""
+        message = read.message
+        assert message is not None
+        message.set_content(read.body if drawn else read.body.rstrip("\n") + NO_PICTURE)
+        if drawn:
+            message.make_mixed()
+        for key, name, data in drawn:
+            part = run.parts.get(key)
+            if part is None:
+                part = run.parts[key] = _attachment(message, data, name)
+            message.attach(part)
+
+    def _record_sent(self, mail_id: int, masked: str | None) -> None:
+        with self.services.db.unit_of_work() as session:
+            if masked is None:
+                session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
+            else:  # the secret was delivered: gm keeps no copy of it in clear
+                session.connection().execute(_SENT_MASKED, {"mail": mail_id, "at": self.services.clock.now(),
+                                                            "masked": masked})
 
     def _claim(self, count: int) -> list[int]:
         now = self.services.clock.now()
@@ -146,55 +358,19 @@ class Dispatcher:
         with self.services.db.unit_of_work() as session:
             session.connection().execute(_RELEASE, {"ids": ids, "owner": self.owner})
 
-    async def _send_one(self, mail_id: int, pictures: dict) -> int:  # type: ignore[type-arg]
-        """1 when the mail went; raises ServerFailure when the server takes no mail."""
-        undrawn: list[str] = []
-        with self.services.db.reading() as session:  # written to only once it is closed (SQLite: no lock held)
-            mail = session.get(OutboundMail, mail_id)
-            if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
-                return 0
-            masked = mask_text(mail.body, mail.secrets) if mail.secrets else None
-            tried = mail.attempts  # for the log: a deferred mail that finally goes says so
-            try:
-                message: EmailMessage | None = self.build(session, mail, pictures, undrawn)
-                problem = ""
-            except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
-                log.exception("mail %s cannot be built", mail_id)
-                message, problem = None, f"could not be built: {type(exc).__name__}: {exc}"
-        for text in undrawn:
-            self._tell_admin("a map picture cannot be drawn", text)
-        if message is None:
-            self._set_aside(mail_id, problem)
-            return 0
-        if not self._still_ours(mail_id):
-            log.info("mail %s was taken over by another process (this one held it too long)", mail_id)
-            return 0
-        try:
-            await self.sender.send(message)
-        except ServerFailure:
-            raise
-        except TemporaryFailure as exc:
-            self._retry(mail_id, str(exc))
-            return 0
-        except PermanentFailure as exc:
-            self._give_up(mail_id, str(exc))
-            return 0
-        self.services.faults.point("after-send")
-        # Recorded at once: a crash before this line is the only way to a second copy.
-        with self.services.db.unit_of_work() as session:
-            if masked is None:
-                session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
-            else:  # the secret was delivered: gm keeps no copy of it in clear
-                session.connection().execute(_SENT_MASKED, {"mail": mail_id, "at": self.services.clock.now(),
-                                                            "masked": masked})
-        log.info("sent mail %s (%s) to %s%s", mail_id, message["X-GM-Kind"], message["To"],
-                 f", after {tried} failed tries" if tried else "")
-        return 1
-
     def build(self, session: Session, mail: OutboundMail, pictures: dict,  # type: ignore[type-arg]
               undrawn: list[str] | None = None) -> EmailMessage:
         """The mail as sent; ``undrawn`` gets a note for the administrator of each picture that
         could not be drawn (the mail goes without it, saying so)."""
+        message = self._headers(mail)
+        wanted = _carries_pictures(mail)
+        drawn = self._pictures(session, mail, pictures, undrawn if undrawn is not None else []) if wanted else []
+        message.set_content(mail.body if drawn or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
+        for picture in drawn:
+            message.add_attachment(picture.data, maintype="image", subtype="png", filename=picture.name)
+        return message
+
+    def _headers(self, mail: OutboundMail) -> EmailMessage:
         config = self.services.config
         message = EmailMessage()
         message["From"] = formataddr((config.judge_name, config.judge_address))
@@ -207,11 +383,6 @@ class Dispatcher:
         if mail.in_reply_to:
             message["In-Reply-To"] = mail.in_reply_to
             message["References"] = mail.in_reply_to
-        wanted = mail.attach_phase_id is not None or mail.kind in ("map", "start")
-        drawn = self._pictures(session, mail, pictures, undrawn if undrawn is not None else []) if wanted else []
-        message.set_content(mail.body if drawn or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
-        for picture in drawn:
-            message.add_attachment(picture.data, maintype="image", subtype="png", filename=picture.name)
         return message
 
     def _pictures(self, session: Session, mail: OutboundMail, pictures: dict,  # type: ignore[type-arg]
@@ -220,8 +391,7 @@ class Dispatcher:
         cannot be drawn is left out, noted once per picture in ``undrawn`` for the administrator."""
         def failed(name: str, exc: Exception) -> None:
             log.error("no picture %s for mail %s", name, mail.id, exc_info=exc)
-            undrawn.append(f"The picture {name} for the mail {mail.id} ({mail.subject!r}) and others like it could "
-                           f"not be drawn; the mails go without it, saying so.\n\n{type(exc).__name__}: {exc}")
+            undrawn.append(_undrawn_note(name, mail.id, mail.subject, exc))
 
         return attachments(self.services, session, mail, pictures, failed)
 
@@ -275,3 +445,22 @@ class Dispatcher:
             game = None  # the GM cannot be told by a mail to the GM: tell the administrator
         tell_gm(self.services, session, game, subject=f"mail to {mail.to_address} failed",
                 text=f"The mail {mail.subject!r} to {mail.to_address} could not be delivered: {error}")
+
+
+def _carries_pictures(mail: OutboundMail) -> bool:
+    return mail.attach_phase_id is not None or mail.kind in ("map", "start")
+
+
+def _undrawn_note(name: str, mail_id: int, subject: str, exc: Exception) -> str:
+    return (f"The picture {name} for the mail {mail_id} ({subject!r}) and others like it could not be drawn; "
+            f"the mails go without it, saying so.\n\n{type(exc).__name__}: {exc}")
+
+
+def _attachment(message: EmailMessage, data: bytes, name: str) -> EmailMessage:
+    """A PNG as an attachment part, as ``EmailMessage.add_attachment`` makes it (encoded once,
+    attached to every mail that carries it)."""
+    part = EmailMessage(policy=message.policy)
+    part.set_content(data, maintype="image", subtype="png", filename=name)
+    if "content-disposition" not in part:
+        part["Content-Disposition"] = "attachment"
+    return part
