@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import os
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from gm.clock import Clock, SystemClock
 from gm.config import AppConfig
 from gm.games.context import Faults, Services
 from gm.games.mailer import Mailer
-from gm.runtime.daemon import Daemon
-from gm.runtime.scheduler import Scheduler
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher
 from gm.store.database import Database, Timeouts
-from gm.store.mailboxes import DatabaseWatermarks
 from gm.transport import Sender
-from gm.transport.factory import make_inbox, make_sender
+from gm.transport.factory import make_sender
 from gm.variants.catalog import VariantCatalog
+
+if TYPE_CHECKING:
+    from gm.runtime.daemon import Daemon
+    from gm.runtime.scheduler import Scheduler
 
 
 class App:
@@ -32,13 +35,23 @@ class App:
             mailer=Mailer(config, self.clock),
             faults=faults or Faults(os.environ.get("GM_CRASH_AT")),
         )
-        self.scheduler = Scheduler(self.services)
         self.intake = Intake(self.services)
+
+    @cached_property
+    def scheduler(self) -> Scheduler:
+        """Made when first asked for: `gm receive` handles a mail without loading the scheduler."""
+        from gm.runtime.scheduler import Scheduler
+
+        return Scheduler(self.services)
 
     def dispatcher(self, sender: Sender | None = None) -> Dispatcher:
         return Dispatcher(self.services, sender or make_sender(self.config.outbound))
 
     def daemon(self) -> Daemon:
+        from gm.runtime.daemon import Daemon
+        from gm.store.mailboxes import DatabaseWatermarks
+        from gm.transport.factory import make_inbox
+
         inbox = make_inbox(self.config.inbound, DatabaseWatermarks(self.db), self.config.read_limit)
         web = self.config.web is not None  # a web: section: `gm run` serves it too
         return Daemon(inbox, self.intake, self.scheduler, self.dispatcher(), lambda: [self.web_server()] if web else [])

@@ -5,14 +5,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
-from gm.app import App
-from gm.cli.run_cmd import config_from
-from gm.store.retry import DatabaseBusy
-from gm.transport.pipe import read_message
+from gm.config import ConfigError, load_config
 
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and tries again later
+
+
+def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """gm.cli.run_cmd's ``config_from``, without loading run_cmd (it loads the daemon's modules,
+    which one mail does not need)."""
+    from gm.cli import logs, startup
+
+    try:
+        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
+    except ConfigError as exc:
+        raise SystemExit(f"gm: {exc}") from None
+    logs.mask(config.secrets())
+    return startup.named(config, getattr(args, "command", None) or "")
 
 
 def register(commands: Any) -> None:
@@ -26,6 +37,10 @@ def register(commands: Any) -> None:
 def run_receive(args: argparse.Namespace) -> int:
     """Exit 0 once the mail is stored, whatever it is (too large, malformed, empty, shunted: it is
     kept and its sender answered); 75 only when it could not be stored at all."""
+    from gm.app import App
+    from gm.store.retry import DatabaseBusy
+    from gm.transport.pipe import read_message
+
     try:
         config = config_from(args)
         piped = read_message(sys.stdin.buffer, config.read_limit)
@@ -57,6 +72,8 @@ def run_receive(args: argparse.Namespace) -> int:
 
 
 def run_unshunt(args: argparse.Namespace) -> int:
+    from gm.app import App
+
     app = App(config_from(args))
     try:
         if not app.intake.unshunt(args.id):

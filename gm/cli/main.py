@@ -1,33 +1,54 @@
-"""The ``gm`` command: parses the command line and hands over to one subcommand module."""
+"""The ``gm`` command: parses the command line and hands over to one subcommand module.
+
+Only the module of the command asked for is imported (`gm receive`, run by a mail server for
+every mail, loads what handling a mail needs and nothing else); ``gm --help`` imports them all.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from sqlalchemy.exc import DBAPIError, OperationalError
-
 from gm.cli import logs
-from gm.cli import adjudicate_cmd, check_cmd, demo_cmd, mail_cmd, maps_cmd, outbox_cmd, render_cmd, run_cmd, web_cmd
-from gm.store.database import DatabaseFileError
-from gm.store.retry import waited
 
 EX_TEMPFAIL = 75  # sysexits.h: try again later (cron reports it; a mail server keeps the mail)
+MODULES = ("adjudicate_cmd", "maps_cmd", "run_cmd", "check_cmd", "render_cmd", "mail_cmd", "outbox_cmd", "demo_cmd",
+           "web_cmd")  # in the order --help lists their commands
+COMMANDS = {"adjudicate": "adjudicate_cmd", "maps": "maps_cmd", "maps-shapes": "render_cmd", "tick": "run_cmd",
+            "run": "run_cmd", "reload": "run_cmd", "db": "run_cmd", "check": "check_cmd", "render-map": "render_cmd",
+            "receive": "mail_cmd", "unshunt": "mail_cmd", "outbox": "outbox_cmd", "demo": "demo_cmd",
+            "web": "web_cmd"}  # each command's module (tests/test_cli_commands.py holds it to the modules)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with every command, or only ``command``'s module's when it is known."""
     parser = argparse.ArgumentParser(prog="gm", description="A play-by-email Diplomacy game master.")
     parser.add_argument("--config", help="the server's configuration file (default: $GM_CONFIG, or built-in defaults)")
     logs.add_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (adjudicate_cmd, maps_cmd, run_cmd, check_cmd, render_cmd, mail_cmd, outbox_cmd, demo_cmd, web_cmd):
-        module.register(commands)
+    for name in [COMMANDS[command]] if command in COMMANDS else MODULES:
+        importlib.import_module(f"gm.cli.{name}").register(commands)
     return parser
 
 
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command named on the command line, before parsing it (the first word that is not
+    an option or an option's value)."""
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        if word in ("--config", "--log-level", "--log-format", "--log-file") and words:
+            words.pop(0)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(command_of(argv)).parse_args(argv)
     logs.setup_from(args)
     try:
         return int(args.run(args) or 0)
@@ -35,19 +56,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except DatabaseFileError as exc:  # names the file that is wrong: nothing to retry until it is fixed
+    except Exception as exc:  # noqa: BLE001 - the database's errors, told apart here (their modules loaded only if used)
+        return _database_error(args, exc)
+
+
+def _database_error(args: argparse.Namespace, exc: Exception) -> int:
+    from sqlalchemy.exc import DBAPIError, OperationalError
+
+    from gm.store.database import DatabaseFileError
+    from gm.store.retry import waited
+
+    if isinstance(exc, DatabaseFileError):  # names the file that is wrong: nothing to retry until it is fixed
         print(f"gm: {exc}", file=sys.stderr)
         return 1
-    except DBAPIError as exc:
+    if isinstance(exc, DBAPIError):
         wait = waited(exc)
         if wait is None and isinstance(exc, OperationalError):  # down, refused, wrong password: say so, no traceback
             print(f"gm {args.command}: cannot use the database: {str(exc.orig).strip()}; nothing was done",
                   file=sys.stderr)
             return EX_TEMPFAIL
-        if wait is None:
-            raise
-        print(f"gm {args.command}: gave up waiting for {wait}; nothing was done, the next run does it", file=sys.stderr)
-        return EX_TEMPFAIL
+        if wait is not None:
+            print(f"gm {args.command}: gave up waiting for {wait}; nothing was done, the next run does it",
+                  file=sys.stderr)
+            return EX_TEMPFAIL
+    raise exc
 
 
 if __name__ == "__main__":

@@ -17,13 +17,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+import re
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 READ_ONLY = "gm_read_only"  # an execution option: the transaction only reads
@@ -107,6 +109,8 @@ def _name_the_wrong_file(engine: Engine, database: Path) -> None:
 
 
 def alembic_config(engine: Engine) -> Config:
+    from alembic.config import Config  # Alembic is loaded only when the schema is to change or be shown
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["engine"] = engine
@@ -114,22 +118,58 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.execution_options(**{READ_ONLY: True}).connect() as connection:  # waits for no writer
         return MigrationContext.configure(connection).get_current_revision()
 
 
 def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory(str(MIGRATIONS_DIR)).get_current_head()
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
+    if revision == "head" and _stored_revision(engine) == _newest_revision():
+        return  # up to date, seen without loading Alembic (every `gm receive` starts here)
+    from alembic import command
+
     if revision == "head" and current_revision(engine) == head_revision():
         return
     command.upgrade(alembic_config(engine), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
     command.downgrade(alembic_config(engine), revision)
+
+
+_REVISION = re.compile(r"^(down_revision|revision)\s*=\s*['\"]?([^'\"\s]*)['\"]?\s*$", re.MULTILINE)
+
+
+def _newest_revision() -> str | None:
+    """The newest migration, read from the files as Alembic writes them (one line each for
+    ``revision`` and ``down_revision``); None when they read otherwise (Alembic then decides)."""
+    revisions, parents = set(), set()
+    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        found = dict(_REVISION.findall(path.read_text(encoding="utf-8")))
+        if "revision" not in found or "down_revision" not in found:
+            return None
+        revisions.add(found["revision"])
+        parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def _stored_revision(engine: Engine) -> str | None:
+    try:
+        with engine.execution_options(**{READ_ONLY: True}).connect() as connection:  # waits for no writer
+            rows = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    except Exception:  # noqa: BLE001 - no such table yet, or anything else: Alembic decides
+        return None
+    return rows[0] if len(rows) == 1 else None
 
 
 class Database:

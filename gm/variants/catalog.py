@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 
 from gm.adjudicator.variant import Variant
 from gm.maps.loader import MAPS_DIR, available_maps, load_map
 from gm.maps.model import GameMap
-from gm.variants import classical, diplomacy_of_the_empire, eagles, rise_of_rome_ii, roman_diplomacy, standard
+
+
+def _rules(module: str, maker: str = "make") -> Callable[[GameMap], Variant]:
+    """A rules module's maker, imported when a variant of it is first made (a process loads only
+    the variants it plays: `gm receive` answering HELP loads none)."""
+    def make(game_map: GameMap) -> Variant:
+        return getattr(importlib.import_module(f"gm.variants.{module}"), maker)(game_map)  # type: ignore[no-any-return]
+
+    return make
+
 
 RULES: dict[str, Callable[[GameMap], Variant]] = {
-    "standard": standard.make,
-    "classical": classical.make,
-    "diplomacy-of-the-empire": diplomacy_of_the_empire.make,
-    "eagles": eagles.make,
-    "rise-of-rome-ii": rise_of_rome_ii.make,
-    "roman-diplomacy-i": roman_diplomacy.make_i,
-    "roman-diplomacy-ii": roman_diplomacy.make_ii,
+    "standard": _rules("standard"),
+    "classical": _rules("classical"),
+    "diplomacy-of-the-empire": _rules("diplomacy_of_the_empire"),
+    "eagles": _rules("eagles"),
+    "rise-of-rome-ii": _rules("rise_of_rome_ii"),
+    "roman-diplomacy-i": _rules("roman_diplomacy", "make_i"),
+    "roman-diplomacy-ii": _rules("roman_diplomacy", "make_ii"),
 }
 
 
