@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[2]
-RULES = ROOT.parent / "shared" / "rules"
+# The numbered rules of the texts that number theirs (shared/rules/rise-of-rome-ii.txt and
+# roman-diplomacy.txt; a heading whose rule has numbered parts counts by its parts), as the texts
+# number them: written out here, so the test needs nothing outside the repository.
+NUMBERED = {
+    "rise-of-rome-ii": ["0", "1.1", "2", "3.1", "3.2", "3.3", "3.4", "3.5", "4.1", "4.2", "5.1", "5.2", "6.1", "6.2",
+                        "7.1", "7.2", "7.3", "8.1", "8.2", "8.3", "8.4", "9", "10"],
+    "roman-diplomacy": ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"],
+}
 TABLES = sorted((ROOT / "docs" / "rules").glob("*.md"))
 
 
@@ -47,10 +54,7 @@ def test_every_row_names_its_tests_or_says_it_has_none(table: Path) -> None:
         assert "`test_" in tests or tests.startswith("none"), rule
 
 
-@pytest.mark.parametrize(("table", "text"), [("rise-of-rome-ii", "rise-of-rome-ii.txt"),
-                                              ("roman-diplomacy", "roman-diplomacy.txt")])
-def test_every_numbered_rule_of_the_text_has_its_row(table: str, text: str) -> None:
-    numbers = set(re.findall(r"^(\d+(?:\.\d+)?)\.? ", (RULES / text).read_text(encoding="utf-8"), re.MULTILINE))
-    numbers = {n for n in numbers if not any(m.startswith(n + ".") for m in numbers)}  # headings of sub-rules
+@pytest.mark.parametrize("table", sorted(NUMBERED))
+def test_every_numbered_rule_of_the_text_has_its_row(table: str) -> None:
     rows = {row[0].split(" ")[0] for row in _rows(ROOT / "docs" / "rules" / f"{table}.md")}
-    assert numbers and not set(numbers) - rows, sorted(set(numbers) - rows)
+    assert not set(NUMBERED[table]) - rows, sorted(set(NUMBERED[table]) - rows)
