@@ -14,6 +14,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import select
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
@@ -42,7 +45,7 @@ class Workers:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gm.services.drawing"])
         self._pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=context,
-                                         initializer=_start_worker)
+                                         initializer=_start_worker, initargs=(os.getpid(),))
 
     async def draw(self, picture: Picture) -> bytes | None:
         return await asyncio.get_running_loop().run_in_executor(self._pool, _draw_in_worker, picture)
@@ -54,9 +57,33 @@ class Workers:
 _catalog: VariantCatalog | None = None  # a worker process's own (made by its initializer)
 
 
-def _start_worker() -> None:
+def _start_worker(owner: int) -> None:
     global _catalog
     _catalog = VariantCatalog()
+    threading.Thread(target=_end_with, args=(owner,), name="ends with gm", daemon=True).start()
+
+
+def _end_with(owner: int) -> None:
+    """Exit once the process that started the pool is gone: a gm killed outright (SIGKILL, the
+    OOM killer) never shuts its pool down, and its workers, waiting on a queue that nothing will
+    close, would live on, holding its stderr and the forkserver."""
+    try:
+        with os.fdopen(os.pidfd_open(owner), "rb", buffering=0) as process:
+            select.select([process], [], [])
+    except OSError:  # no pidfd (an older kernel): look every second
+        while _alive(owner):
+            time.sleep(1.0)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _draw_in_worker(picture: Picture) -> bytes | None:

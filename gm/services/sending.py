@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30)) + (timedelta(hours=2),) * 12
 AUTOMATIC = {"reply": "auto-replied", "refusal": "auto-replied", "map": "auto-replied", "paused": "auto-replied"}
 CLAIM = 10  # mails claimed at a time: a few, so that other processes share a long drain
+HANDOVER = 10.0  # seconds allowed for handing one mail to the transport, beyond waiting for the database
 AHEAD = 40  # mails read (their pictures drawing) before the one being sent, when a drawer draws them
 NO_PICTURE = "\n\n(The map picture could not be drawn for this mail; the judge's administrator has been told.)\n"
 
@@ -341,15 +342,18 @@ class Dispatcher:
         return in_transaction(self.services.db, "claiming outgoing mail", claim)
 
     def _still_ours(self, mail_id: int) -> bool:
-        """Right before sending: whether the claim still holds (renewed when half of it is gone,
-        say while pictures were drawn), so that no other process can be sending it too."""
-        lease = timedelta(seconds=self.services.config.outbox_lease)
+        """Right before sending: whether the claim still holds, renewed unless it holds long
+        enough to hand the mail over and record it (recording may wait ``lock_timeout`` for the
+        database), so that no other process can be sending it too while this one is alive."""
+        config = self.services.config
+        needed = timedelta(seconds=max(config.outbox_lease / 2, config.lock_timeout + HANDOVER))
         now = self.services.clock.now()
         until = self._leases.pop(mail_id, now)
-        if until - now > lease / 2:
+        if until - now > needed:
             return True
+        hold = max(timedelta(seconds=config.outbox_lease), needed)
         with self.services.db.unit_of_work() as session:
-            renewed = session.connection().execute(_RENEW, {"mail": mail_id, "owner": self.owner, "until": now + lease})
+            renewed = session.connection().execute(_RENEW, {"mail": mail_id, "owner": self.owner, "until": now + hold})
             return renewed.rowcount == 1
 
     def _release(self, ids: list[int]) -> None:

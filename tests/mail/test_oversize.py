@@ -110,13 +110,13 @@ def test_the_maildir_inbox_reads_a_large_mail_only_so_far(tmp_path: Path) -> Non
     mailbox.Maildir(str(config.inbound.path), create=True).add(raw)
     app = App(config, clock=ManualClock())
     seen: list[tuple[int, int | None]] = []
-    deliver = app.intake.deliver
+    receive = app.intake.receive
 
-    async def spy(data: bytes, key: str, size: int | None = None) -> None:
+    def spy(data: bytes, key: str | None = None, size: int | None = None) -> int | None:
         seen.append((len(data), size))
-        await deliver(data, key, size)
+        return receive(data, key, size)
 
-    app.intake.deliver = spy  # type: ignore[method-assign]
+    app.intake.receive = spy  # type: ignore[method-assign]
     try:
         assert asyncio.run(app.daemon().once()).received == 1
         assert seen == [(config.read_limit, len(raw))]
