@@ -27,6 +27,7 @@ import asyncio
 import logging
 import os
 import socket
+import threading
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -95,6 +96,7 @@ class _Run:
     drawing: dict[Any, asyncio.Future[bytes | None]] = field(default_factory=dict)
     parts: dict[Any, EmailMessage] = field(default_factory=dict)  # each picture's MIME part, encoded once
     uses: Counter[Any] = field(default_factory=Counter)  # mails read that still wait for it
+    lock: threading.Lock = field(default_factory=threading.Lock)  # ``uses`` and dropping a picture
     told: set[Any] = field(default_factory=set)  # pictures the administrator was told of
 
 
@@ -223,7 +225,10 @@ class Dispatcher:
         planned = []
         for picture in pictures_of.wanted(self.services, session, mail):
             planned.append((picture.key, picture.name))
-            if picture.key not in run.drawing and picture.key not in run.planned:
+            with run.lock:  # counted from now: a picture being drawn is kept until this mail has it
+                run.uses[picture.key] += 1
+                known = picture.key in run.drawing or picture.key in run.planned
+            if not known:
                 try:
                     run.planned[picture.key] = picture.plan()
                 except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
@@ -232,7 +237,6 @@ class Dispatcher:
 
     def _start_drawing(self, read: _Read, run: _Run) -> None:
         for key, _ in read.planned or ():
-            run.uses[key] += 1
             if key in run.drawing:
                 continue
             what = run.planned.pop(key, None)
@@ -257,12 +261,13 @@ class Dispatcher:
             except Exception as exc:  # noqa: BLE001 - as a mail that cannot be built
                 log.exception("mail %s cannot be built", mail_id)
                 read.message, read.problem = None, f"could not be built: {type(exc).__name__}: {exc}"
-            for key, _ in read.planned:
-                run.uses[key] -= 1
-                if not run.uses[key]:  # no mail read waits for it: its memory goes
-                    del run.uses[key]
-                    run.drawing.pop(key, None)
-                    run.parts.pop(key, None)
+            with run.lock:
+                for key, _ in read.planned:
+                    run.uses[key] -= 1
+                    if not run.uses[key]:  # no mail read waits for it: its memory goes
+                        del run.uses[key]
+                        run.drawing.pop(key, None)
+                        run.parts.pop(key, None)
         for text in read.undrawn:
             await asyncio.to_thread(self._tell_admin, "a map picture cannot be drawn", text)
         message = read.message
