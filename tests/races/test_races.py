@@ -32,6 +32,7 @@ PHASES = 4
 DAEMONS = 2
 CRASH_POINTS = ["intake-before-commit", "after-adjudication", "after-mails-queued", "after-commit", "after-send"]
 REPLY_KINDS = ("reply", "refusal", "map")
+RESEND_AFTER = 6.0  # seconds a phase waits before the powers still owing orders send them again
 
 
 class Racers:
@@ -126,15 +127,17 @@ def _play(judge: Judge, seed: int) -> None:
                 if rng.random() < 0.8:
                     time.sleep(rng.uniform(0, 0.1))
                     send(power, ("CLEAR\n" if rng.random() < 0.2 else "") + "\n".join(corrections[power]), seq)
-            deadline = time.monotonic() + 180
-            again = time.monotonic() + 20
+            started = time.monotonic()
+            deadline = started + 180
+            again = started + RESEND_AFTER
             while judge.game_phase()[0] == seq:
                 assert time.monotonic() < deadline, f"phase {seq} was never processed"
                 if time.monotonic() > again:
-                    again = time.monotonic() + 20
+                    again = time.monotonic() + RESEND_AFTER
                     for power, lines in _orders(judge, rng)[1].items():
                         send(power, "\n".join(lines), seq)
                 time.sleep(0.2)
+            print(f"phase {seq} processed {time.monotonic() - started:.1f} s after its last orders were sent")
 
 
 def _settle(judge: Judge) -> None:
@@ -148,7 +151,7 @@ def _settle(judge: Judge) -> None:
         if not new and not pending and judge.unread_in_inbox() == 0:
             return
         assert time.monotonic() < deadline, f"never settled: {len(new)} new, {len(pending)} pending mails"
-        time.sleep(1.0)  # a dead sender's claims run out after outbox_lease (3 s)
+        time.sleep(1.0)  # a dead sender's claims run out after 3 s (outbox_lease), a mail it handed over after 25 s
 
 
 def _check(judge: Judge) -> dict[str, int]:
@@ -214,7 +217,9 @@ def test_several_processes_keep_every_promise(database_url: str, tmp_path: Path)
         print(f"seed {seed}")
         with Racers(judge, seed):
             _play(judge, seed)
+        settling = time.monotonic()
         _settle(judge)
+        print(f"settled in {time.monotonic() - settling:.1f} s")
         figures = _check(judge)
         print(", ".join(f"{k}: {v}" for k, v in figures.items()))
     finally:
