@@ -45,7 +45,7 @@ from gm.games import pictures as pictures_of
 from gm.games.pictures import Attachment, Picture, attachments
 from gm.services import outbound_health
 from gm.services.masking import mask_text
-from gm.store.models import Game, OutboundMail, OutboundStatus
+from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
 
@@ -77,6 +77,9 @@ _SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail"))
          .values(status=OutboundStatus.SENT, sent_at=bindparam("at"), attempts=_OUTBOX.c.attempts + 1,
                  lease_until=None, lease_owner=""))
 _SENT_MASKED = _SENT.values(body=bindparam("masked"), secrets=[])  # a mail that gave out a secret
+_MAILS = select(OutboundMail).where(OutboundMail.id.in_(bindparam("ids", expanding=True)))  # a claim's mails
+_GAMES = select(Game).where(Game.id.in_(bindparam("ids", expanding=True)))  # their games
+_PHASES = select(PhaseRecord).where(PhaseRecord.id.in_(bindparam("ids", expanding=True)))  # the phases they attach
 
 
 @dataclass
@@ -135,8 +138,9 @@ class Dispatcher:
         was_failing = known is not None
         run = _Run()
         ready: asyncio.Queue[_Read | None] = asyncio.Queue()
-        room = asyncio.Semaphore(AHEAD if self.drawer is not None else 1)
-        reader = asyncio.create_task(self._read_ahead(limit, run, ready, room, drained))
+        ahead = AHEAD if self.drawer is not None else 1
+        room = asyncio.Semaphore(ahead)
+        reader = asyncio.create_task(self._read_ahead(limit, run, ready, room, ahead, drained))
         try:
             while (read := await ready.get()) is not None:
                 try:
@@ -159,10 +163,13 @@ class Dispatcher:
         return drained
 
     async def _read_ahead(self, limit: int, run: _Run, ready: asyncio.Queue[_Read | None], room: asyncio.Semaphore,
-                          drained: Drained) -> None:
+                          ahead: int, drained: Drained) -> None:
         """Claim mails a few at a time and read them, starting to draw their pictures, up to the
-        room left ahead of the mail being sent."""
+        room left ahead of the mail being sent. Once none is left to claim, claim again when every
+        mail read has been sent: the mail that sending queued (an alert for the administrator: a
+        picture not drawn, a mail set aside) goes with this drain."""
         tried = 0
+        settled = False  # every mail read was sent before the last claim
         try:
             while True:
                 if tried >= limit:
@@ -175,11 +182,18 @@ class Dispatcher:
                     drained.busy = str(exc)
                     break
                 if not claimed:
-                    break
-                for mail_id in claimed:
+                    if settled:
+                        break
+                    for _ in range(ahead):  # every mail read is sent
+                        await room.acquire()
+                    for _ in range(ahead):
+                        room.release()
+                    settled = True
+                    continue
+                settled = False
+                for read in await asyncio.to_thread(self._read, claimed, run):
                     await room.acquire()
                     tried += 1
-                    read = await asyncio.to_thread(self._read, mail_id, run)
                     self._start_drawing(read, run)
                     ready.put_nowait(read)
         finally:
@@ -189,34 +203,45 @@ class Dispatcher:
         """Read, then send, one claimed mail: 1 when it went; raises ServerFailure when the
         server takes no mail. ``pictures``: those drawn for earlier mails of the run."""
         run = _Run(drawn=pictures)
-        read = await asyncio.to_thread(self._read, mail_id, run)
+        (read,) = await asyncio.to_thread(self._read, [mail_id], run)
         self._start_drawing(read, run)
         try:
             return await self._finish(read, run)
         finally:
             self._leases.pop(mail_id, None)
 
-    def _read(self, mail_id: int, run: _Run) -> _Read:
-        """The mail as claimed (in a worker thread): built, its pictures drawn here; or, with a
-        drawer, its headers and what pictures it carries."""
-        read = _Read(mail_id)
+    def _read(self, ids: list[int], run: _Run) -> list[_Read]:
+        """The mails as claimed (in a worker thread), in one session: each built, its pictures
+        drawn here; or, with a drawer, its headers and what pictures it carries."""
         with self.services.db.reading() as session:  # written to only once it is closed (SQLite: no lock held)
-            mail = session.get(OutboundMail, mail_id)
-            if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
-                read.skip = True
-                return read
-            read.masked = mask_text(mail.body, mail.secrets) if mail.secrets else None
-            read.tried = mail.attempts  # for the log: a deferred mail that finally goes says so
-            read.body, read.subject = mail.body, mail.subject
-            try:
-                if self.drawer is None or not _carries_pictures(mail):
-                    read.message = self.build(session, mail, run.drawn, read.undrawn)
-                else:
-                    read.message = self._headers(mail)
-                    read.planned = self._plan(session, mail, run)
-            except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
-                log.exception("mail %s cannot be built", mail_id)
-                read.message, read.problem = None, f"could not be built: {type(exc).__name__}: {exc}"
+            mails = {mail.id: mail for mail in session.scalars(_MAILS, {"ids": ids})}
+            # Their games and phases read in two statements, not one each per mail (a round trip
+            # each on PostgreSQL), and held here: the session keeps an object only while something
+            # refers to it, and a game's eight results mails would read it eight times.
+            held = [*session.scalars(_GAMES, {"ids": list({m.game_id for m in mails.values() if m.game_id})}),
+                    *session.scalars(_PHASES, {"ids": list({m.attach_phase_id for m in mails.values()
+                                                            if m.attach_phase_id})})]
+            reads = [self._read_one(session, mail_id, mails.get(mail_id), run) for mail_id in ids]
+            del held
+            return reads
+
+    def _read_one(self, session: Session, mail_id: int, mail: OutboundMail | None, run: _Run) -> _Read:
+        read = _Read(mail_id)
+        if mail is None or mail.status != OutboundStatus.PENDING or mail.lease_owner != self.owner:
+            read.skip = True
+            return read
+        read.masked = mask_text(mail.body, mail.secrets) if mail.secrets else None
+        read.tried = mail.attempts  # for the log: a deferred mail that finally goes says so
+        read.body, read.subject = mail.body, mail.subject
+        try:
+            if self.drawer is None or not _carries_pictures(mail):
+                read.message = self.build(session, mail, run.drawn, read.undrawn)
+            else:
+                read.message = self._headers(mail)
+                read.planned = self._plan(session, mail, run)
+        except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
+            log.exception("mail %s cannot be built", mail_id)
+            read.message, read.problem = None, f"could not be built: {type(exc).__name__}: {exc}"
         return read
 
     def _plan(self, session: Session, mail: OutboundMail, run: _Run) -> list[tuple[Any, str]]:
