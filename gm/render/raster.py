@@ -16,7 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
-PNG_LEVEL = 1  # zlib's fastest: the pictures are flat colours, level 6 saves 10% for 4x the time
+try:  # ISA-L's deflate: the same format, level 1 about five times as fast as zlib's, 2% larger
+    from isal.isal_zlib import compress
+except ImportError:  # no wheel of it for this machine: zlib's
+    from zlib import compress
+
+PNG_LEVEL = 1  # the fastest that still looks for matches: the pictures are flat colours
 
 
 def decode_rgba(png: bytes) -> np.ndarray:
@@ -106,14 +111,14 @@ def lay_sparse(canvas: np.ndarray, layer: Sparse) -> None:
 
 def encode_png(canvas: np.ndarray) -> bytes:
     """The canvas as an RGB PNG: no row filters (flat colours compress best as they are) and
-    zlib's fastest level; about 15 ms for a 2-megapixel board."""
+    the fastest level; about 3 ms for a 2-megapixel board (15 ms with zlib's)."""
     height, width = canvas.shape[:2]
     rows = np.empty((height, width * 3 + 1), np.uint8)
     rows[:, 0] = 0  # filter type None
     rows[:, 1:] = canvas.reshape(height, width * 3)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
-                     _chunk(b"IDAT", zlib.compress(rows.data, PNG_LEVEL)), _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", compress(rows.data, PNG_LEVEL)), _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
