@@ -44,6 +44,12 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
+def _place(variant: Variant, unit: Unit) -> str:
+    """The province's name, as the mails name a leader's place."""
+    province = variant.map.provinces.get(unit.location.province)
+    return province.name if province is not None else unit.location.province
+
+
 def powers_shown(variant: Variant, before: Position, after: Position) -> list[str]:
     """The powers in play before or after the phase (the map's order, then by name), then the
     unplayed owners of units on either board."""
@@ -67,7 +73,7 @@ def counted(variant: Variant, power: str, board: Position, palette: Palette,
         parts.append(_plural(fighting, "unit"))
     if named:
         leaders = [u for u in others if u.type.name == "leader"]
-        parts += [f"leader {variant.leader_name(u)}" for u in leaders]  # type: ignore[attr-defined]
+        parts += [f"{variant.leader_name(u)} (Leader, {_place(variant, u)})" for u in leaders]  # type: ignore[attr-defined]
         others = [u for u in others if u not in leaders]
     kinds = Counter(u.type.name for u in others)
     parts += [_plural(n, name) for name, n in sorted(kinds.items())]

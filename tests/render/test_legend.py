@@ -74,10 +74,11 @@ def test_leaders_are_named_and_garrisons_counted_apart() -> None:
     position = rome.initial_position()
     report = adjudicate(rome, position, player.orders(position))  # the leaders come onto the board
     shown = details(build_scene(rome, report.next))
-    assert all("leader " in d for name, d in shown.items() if name != "Barbarian")
+    assert all("(Leader, " in d for name, d in shown.items() if name != "Barbarian")
     roman = shown[rome.map.powers["Rome"].adjective]
     leader = next(u for u in report.next.units if u.power == "Rome" and u.type.name == "leader")
-    assert f"leader {rome.leader_name(leader)}" in roman  # type: ignore[attr-defined]
+    where = rome.map.provinces[leader.location.province].name
+    assert f"{rome.leader_name(leader)} (Leader, {where})" in roman  # type: ignore[attr-defined]  # as mails name him
     empires = CATALOG.get("roman-diplomacy-i")
     start = empires.initial_position()
     neutral = details(build_scene(empires, start))["Neutral"]
