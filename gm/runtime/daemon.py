@@ -13,6 +13,7 @@ results are drawn and sent.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +93,11 @@ class Daemon:
         if self.dispatcher.drawer is None:
             from gm.services.drawing import Workers
             workers = self.dispatcher.drawer = Workers()
+        # What lives when the daemon starts (modules, variants, templates) lives as long as it:
+        # frozen, out of the collector's sight. A full collection holds the loop for as long as
+        # it takes to look at every object, 60 ms or more for a judge's start-up objects alone.
+        gc.collect()
+        gc.freeze()
         try:
             await asyncio.gather(
                 self.inbox.run(self._deliver),
@@ -100,6 +106,7 @@ class Daemon:
                 *(server.serve() for server in self.servers()),
             )
         finally:
+            gc.unfreeze()
             if workers is not None:
                 self.dispatcher.drawer = None
                 await asyncio.to_thread(workers.close)
