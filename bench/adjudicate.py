@@ -18,6 +18,12 @@ when a deadline comes (outside the timing): gm decodes the position as its store
 and parses the orders' text; MILA's game is set up with the units, centres and orders.
 gm starts every round with a new variant, its legality cache as empty as a new process's.
 
+The whole path is then timed for each phase kind (movement, retreats, adjustments) against
+MILA twice: its ``set_orders`` and ``process`` with its game set up outside the timing, as
+above; and its whole job, as gm's path does it (the game set up from the phase's units, centres
+and phase, the orders given, ``process``, the board read back), since a retreat or adjustment
+phase has so few orders that reading and writing the board is most of gm's path.
+
 The same phases are then timed once more with stacks: a bench-only rule delta gives every
 power a leader (strength 1/2) standing with its first unit and leading it (the engine's
 stacks, strength bonuses and carried units at work), to show what stacks cost.
@@ -49,7 +55,7 @@ from gm.adjudicator.effects import Effects
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
 from gm.bots.plausible import PlausiblePlayer, plausible_start
-from gm.domain.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, Waive
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import Mobility, Unit, UnitType
@@ -90,6 +96,12 @@ class Sample:
             orders.setdefault(power, []).append(str(order))
         document: dict[str, Any] = {"variant": variant_name, "phase": str(self.position.phase), "units": units,
                                     "centers": centres, "orders": orders}
+        if self.position.dislodged:  # a retreat phase: as the movement phase's result wrote them
+            dislodged: dict[str, list[dict[str, Any]]] = {}
+            for d in self.position.dislodged:
+                dislodged.setdefault(d.unit.power, []).append(
+                    {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": sorted(map(str, d.retreats))})
+            document["dislodged"] = dislodged
         if self.dice is not None:
             document["seed"] = self.dice
         return json.dumps(document)
@@ -163,6 +175,14 @@ def mila_order(order: Order) -> str:
         return f"{order.unit} C {order.army} - {order.destination}"
     if isinstance(order, Hold):
         return f"{order.unit} H"
+    if isinstance(order, Retreat):
+        return f"{order.unit} R {order.destination}"
+    if isinstance(order, Disband):
+        return f"{order.unit} D"
+    if isinstance(order, Build):
+        return f"{order.unit} B"
+    if isinstance(order, Waive):
+        return "WAIVE"
     raise ValueError(order)
 
 
@@ -174,9 +194,12 @@ def mila_game(sample: Sample, orders: bool = True):  # type: ignore[no-untyped-d
     game = Game()
     game.clear_units()
     game.clear_centers()
+    game.set_current_phase(str(sample.position.phase))  # first: a retreat phase's units get their retreats
     by_power: dict[str, list[str]] = {}
     for unit in sample.position.units:
         by_power.setdefault(unit.power.upper(), []).append(str(unit))
+    for d in sample.position.dislodged:
+        by_power.setdefault(d.unit.power.upper(), []).append(f"*{d.unit}")
     for power, units in by_power.items():
         game.set_units(power, units)
     centres: dict[str, list[str]] = {}
@@ -221,6 +244,23 @@ def time_mila(samples: list[Sample]) -> tuple[list[float], list[float], int]:
         for game, sample in zip(games, samples)
     )
     return core, whole, agree
+
+
+def time_mila_setup(samples: list[Sample]) -> list[float]:
+    """Per phase, MILA doing all that gm's whole path does: a game set up with the phase's units,
+    centres and phase (as gm reads them from the JSON), every power's order text, ``process``,
+    and the board after it read back (as gm writes it)."""
+    timings = []
+    for sample in samples:
+        orders = mila_orders(sample)
+        start = time.perf_counter()
+        game = mila_game(sample, orders=False)
+        for power, lines in orders.items():
+            game.set_orders(power, lines)
+        game.process()
+        game.get_units(), game.get_centers()
+        timings.append((time.perf_counter() - start) * 1000)
+    return timings
 
 
 def time_gm_whole(documents: list[str]) -> list[float]:
@@ -387,6 +427,38 @@ def time_stacked(samples: list[Sample]) -> list[float]:
     return timings
 
 
+def whole_path_by_kind(by_kind: dict[PhaseKind, list[Sample]], rounds: int, mila: bool) -> str:
+    """The whole path of each phase kind, gm against MILA, in the same alternating rounds."""
+    by_kind = {kind: found for kind, found in by_kind.items() if found}
+    documents = {kind: [sample.document() for sample in found] for kind, found in by_kind.items()}
+    for kind, found in by_kind.items():
+        check_whole(found, documents[kind])
+    gm_rounds: dict[PhaseKind, list[list[float]]] = {kind: [] for kind in by_kind}
+    mila_rounds: dict[PhaseKind, list[list[float]]] = {kind: [] for kind in by_kind}
+    setup_rounds: dict[PhaseKind, list[list[float]]] = {kind: [] for kind in by_kind}
+    for _ in range(rounds):
+        for kind, found in by_kind.items():
+            gm_rounds[kind].append(time_gm_whole(documents[kind]))
+            if mila:
+                mila_rounds[kind].append(time_mila(found)[1])
+                setup_rounds[kind].append(time_mila_setup(found))
+    lines = ["whole path by phase kind, as gm adjudicate --jsonl (JSON in and out), medians; ratios are medians of "
+             "per-phase ratios, against MILA's set_orders() and process() (its game set up untimed), and against "
+             "MILA doing the whole job (its game set up from the units, centres and phase, then the same, and the "
+             "board read back):"]
+    for kind, found in by_kind.items():
+        gm_times = best(gm_rounds[kind])
+        line = f"  {kind.name.lower():<12} {len(found):>5} phases  gm {statistics.median(gm_times):.3f} ms"
+        if mila:
+            mila_times, setup_times = best(mila_rounds[kind]), best(setup_rounds[kind])
+            ratio = statistics.median(m / g for m, g in zip(mila_times, gm_times))
+            whole = statistics.median(m / g for m, g in zip(setup_times, gm_times))
+            line += (f"  MILA {statistics.median(mila_times):.3f} ms: {ratio:.1f}x;"
+                     f"  MILA's whole job {statistics.median(setup_times):.3f} ms: {whole:.1f}x")
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def best(rounds: list[list[float]]) -> list[float]:
     return [min(times) for times in zip(*rounds)]
 
@@ -467,7 +539,8 @@ def main() -> int:
             parser.error(str(exc))
         print("\n".join(compare_variants(names, args.games, args.phases, args.seed, args.rounds)))
         return 0
-    samples = collect(args.games, args.phases, args.seed)[PhaseKind.MOVEMENT]
+    by_kind = collect(args.games, args.phases, args.seed, kinds=KINDS)
+    samples = by_kind[PhaseKind.MOVEMENT]
     check_loading(samples)
     units = statistics.median(len(s.position.units) for s in samples)
     print(f"{len(samples)} movement phases from {args.games} random games (median {units:.0f} units), "
@@ -511,6 +584,7 @@ def main() -> int:
         print(describe("MILA", mila_whole))
         ratio = statistics.median(m / g for m, g in zip(mila_whole, whole_timings))
         print(f"gm is {ratio:.1f}x faster on the whole path (median of per-phase ratios)")
+    print(whole_path_by_kind(by_kind, args.rounds, mila))
     shares = ", ".join(f"{share * 10}% {kind}" for kind, share in PARSER_MIX)
     print(f"order parser: {sum(map(len, lines.values()))} distinct order lines of these phases ({shares}), "
           f"best of {args.rounds} rounds, µs per line; read by the fast lane: {fast_lane_share(lines)}")

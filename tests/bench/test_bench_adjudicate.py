@@ -78,6 +78,8 @@ def test_standard_play_prints_core_whole_path_and_parser_figures(monkeypatch, ca
     out = capsys.readouterr().out
     assert re.search(r"^whole path: gm from a line of interchange JSON", out, re.MULTILINE)
     assert len(re.findall(r"^\s+gm: median [\d.]+ ms", out, re.MULTILINE)) == 2  # the core and the whole path
+    assert re.search(r"^  movement +\d+ phases  gm [\d.]+ ms(  MILA [\d.]+ ms: [\d.]+x;  MILA's whole job [\d.]+ ms: "
+                     r"[\d.]+x)?$", out, re.MULTILINE)  # and each phase kind met (MILA's when it is installed)
     assert re.search(r"^order parser: \d+ distinct order lines of these phases \(40% canonical, 20% full names, "
                      r"30% lower case, 10% misspelt\)", out, re.MULTILINE)
     for name in ("uncached", "cached"):
