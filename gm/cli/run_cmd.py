@@ -73,13 +73,25 @@ def run_tick(args: argparse.Namespace) -> int:
         app.close()
 
 
+class _Stopped(Exception):
+    """SIGTERM while the daemon was starting up (before its event loop took the signal over)."""
+
+
+def _stop_while_starting(signum: int, frame: object) -> None:
+    log.info("%s received: stopping", signal.Signals(signum).name)
+    raise _Stopped
+
+
 def run_daemon(args: argparse.Namespace) -> int:
-    config = config_from(args)
-    log.info("gm run starting, pid %d on %s: %s", os.getpid(), socket.gethostname(), startup.versions())
-    for line in startup.summary(config):
-        log.info("%s", line)
-    app = App(config)
+    # A stop that comes while gm starts (a slow start on a busy host) ends it as cleanly as later.
+    signal.signal(signal.SIGTERM, _stop_while_starting)
+    app: App | None = None
     try:
+        config = config_from(args)
+        log.info("gm run starting, pid %d on %s: %s", os.getpid(), socket.gethostname(), startup.versions())
+        for line in startup.summary(config):
+            log.info("%s", line)
+        app = App(config)
         log.info("schema at %s", current_revision(app.db.engine))
         _say_role(app, args.interval)
         daemon = app.daemon()
@@ -89,8 +101,12 @@ def run_daemon(args: argparse.Namespace) -> int:
         asyncio.run(_serve(daemon, args.interval))
     except KeyboardInterrupt:
         log.info("interrupted: stopping")
+    except _Stopped:
+        pass
     finally:
-        app.close()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stopping already: closing is not cut short
+        if app is not None:
+            app.close()
     log.info("gm run stopped")
     return 0
 

@@ -175,3 +175,22 @@ def test_a_second_daemon_says_it_shares_the_database(database: str, tmp_path: Pa
         said = log.read_text()
         assert "SIGTERM received: stopping" in said and said.rstrip().endswith("gm run stopped"), said
     assert "other processes" not in _gm(config, "check").stdout  # gone, and known to be (SQLite: its file unlocked)
+
+
+def test_a_stop_while_the_daemon_starts_ends_it_as_cleanly_as_later(tmp_path: Path) -> None:
+    """systemctl stop right after start on a busy host: the signal meets gm creating its schema."""
+    config = tmp_path / "gm.yaml"
+    config.write_text(f"home: {tmp_path / 'var'}\n")
+    log = tmp_path / "gm.log"
+    daemon = subprocess.Popen([sys.executable, "-m", "gm.cli.main", "--config", str(config), "--log-file", str(log),
+                               "run"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_for(log, "gm run starting")
+        daemon.send_signal(signal.SIGTERM)
+        _, err = daemon.communicate(timeout=60)
+    finally:
+        daemon.kill()
+    said = log.read_text()
+    assert daemon.returncode == 0, err.decode()
+    assert "SIGTERM received: stopping" in said and said.rstrip().endswith("gm run stopped"), said
+    assert not err.strip(), err.decode()  # no traceback
