@@ -30,11 +30,12 @@ import socket
 import threading
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.orm import Session
@@ -119,6 +120,20 @@ class _Read:
     undrawn: list[str] = field(default_factory=list)
 
 
+T = TypeVar("T")
+
+
+async def _to_thread_to_the_end(call: Callable[..., T], *args: Any) -> T:
+    """``asyncio.to_thread``, but when cancelled it waits for the thread to end before it stops:
+    a claim the thread commits after the drain gave up is then known, and released, by it."""
+    work = asyncio.ensure_future(asyncio.to_thread(call, *args))
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        await asyncio.wait([work])
+        raise
+
+
 class Dispatcher:
     def __init__(self, services: Services, sender: Sender, owner: str | None = None, drawer: Drawer | None = None):
         self.services = services
@@ -176,7 +191,7 @@ class Dispatcher:
                     drained.more = True
                     break
                 try:
-                    claimed = await asyncio.to_thread(self._claim, min(CLAIM, limit - tried))
+                    claimed = await _to_thread_to_the_end(self._claim, min(CLAIM, limit - tried))
                 except DatabaseBusy as exc:
                     log.warning("%s", exc)
                     drained.busy = str(exc)
