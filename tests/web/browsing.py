@@ -103,6 +103,7 @@ def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ig
     def shot(name: str, path: str | None = None, full: bool = True) -> None:
         if path is not None:
             driver.get(served.url + path)
+        assert "Internal Server Error" not in driver.page_source, f"{name}: {driver.page_source[:500]}"
         height = driver.execute_script("return document.documentElement.scrollHeight") if full else 1000
         driver.set_window_size(1400, min(int(height) + 140, 6000))
         taken.append(folder / f"{name}.png")

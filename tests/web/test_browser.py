@@ -96,9 +96,18 @@ def test_hostile_press_renders_inert_and_the_board_zooms_and_names_provinces(
     assert paris.find_element(By.TAG_NAME, "title").get_attribute("textContent") == "Paris"
 
 
-@pytest.mark.skipif(not os.environ.get("GM_WEB_SCREENSHOTS"), reason="set GM_WEB_SCREENSHOTS=DIR to take them")
-def test_screenshots_of_every_page(served: Served, chromium, post: Post) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    """Every page, on the standard board and on a Roman one, for a person to look at."""
+def test_screenshots_of_every_page(served: Served, chromium, post: Post, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Every page, on the standard board and on a Roman one, each rendered in the browser as a
+    picture of its own: kept in $GM_WEB_SCREENSHOTS for a person to look at, if it is set."""
+    from PIL import Image
+
     from tests.web.browsing import screenshots
 
-    screenshots(served, chromium, Path(os.environ["GM_WEB_SCREENSHOTS"]))
+    taken = screenshots(served, chromium, Path(os.environ.get("GM_WEB_SCREENSHOTS") or tmp_path / "screenshots"))
+    pages = ["game", "rules", "signin", "phase", "link", "player-typing", "player-answered", "link", "gm"]
+    assert [p.stem for p in taken] == ["games", *(f"{game}-{page}" for game in ("g", "rome") for page in pages),
+                                       "refused"]
+    for path in taken:
+        with Image.open(path) as picture:
+            colours = picture.convert("RGB").getcolors(maxcolors=1 << 24)
+        assert picture.width == 1400 and colours is not None and len(colours) > 16, f"{path.name}: a blank page"
