@@ -5,25 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 from typing import Any
 
-from gm.config import ConfigError, load_config
+from gm.cli.startup import config_from
 
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and tries again later
-
-
-def config_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """gm.cli.run_cmd's ``config_from``, without loading run_cmd (it loads the daemon's modules,
-    which one mail does not need)."""
-    from gm.cli import logs, startup
-
-    try:
-        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
-    except ConfigError as exc:
-        raise SystemExit(f"gm: {exc}") from None
-    logs.mask(config.secrets())
-    return startup.named(config, getattr(args, "command", None) or "")
 
 
 def register(commands: Any) -> None:

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from gm.app import App
-from gm.cli.run_cmd import config_from
+from gm.cli.startup import config_from
 from gm.games.mailer import format_moment
 from gm.services import outbound_health, outbox_admin
 

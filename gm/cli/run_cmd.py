@@ -9,12 +9,11 @@ import os
 import signal
 import socket
 import sys
-from pathlib import Path
 from typing import Any
 
 from gm.app import App
-from gm.cli import logs, startup
-from gm.config import AppConfig, ConfigError, load_config
+from gm.cli import startup
+from gm.cli.startup import config_from
 from gm.store.database import current_revision, downgrade, head_revision, make_engine, upgrade
 
 log = logging.getLogger("gm.run")
@@ -39,17 +38,6 @@ def register(commands: Any) -> None:
     down.set_defaults(run=run_db_downgrade)
     status = actions.add_parser("status", help="the schema revision in the database and the newest one")
     status.set_defaults(run=run_db_status)
-
-
-def config_from(args: argparse.Namespace) -> AppConfig:
-    """The configuration; its secrets are masked in the log from here on, and on PostgreSQL the
-    database connections carry this process's name (gm.cli.startup)."""
-    try:
-        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
-    except ConfigError as exc:
-        raise SystemExit(f"gm: {exc}") from None
-    logs.mask(config.secrets())
-    return startup.named(config, getattr(args, "command", None) or "")
 
 
 EX_TEMPFAIL = 75  # sysexits.h: cron reports it; the next tick goes on where this one stopped

@@ -10,6 +10,7 @@ mistake is never unnoticed.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import socket
@@ -18,7 +19,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gm.config import AppConfig, MailboxConfig
+from gm.cli import logs
+from gm.config import AppConfig, ConfigError, MailboxConfig, load_config
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -29,6 +31,17 @@ LIBRARIES = ("SQLAlchemy", "alembic", "aioimaplib", "aiosmtplib", "psycopg")
 def process_name(command: str) -> str:
     """How this process names itself to PostgreSQL (at most 63 bytes are kept)."""
     return f"gm {command} {socket.gethostname()}:{os.getpid()}"[:63]
+
+
+def config_from(args: argparse.Namespace) -> AppConfig:
+    """The configuration; its secrets are masked in the log from here on, and on PostgreSQL the
+    database connections carry this process's name."""
+    try:
+        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
+    except ConfigError as exc:
+        raise SystemExit(f"gm: {exc}") from None
+    logs.mask(config.secrets())
+    return named(config, getattr(args, "command", None) or "")
 
 
 def named(config: AppConfig, command: str) -> AppConfig:

@@ -23,7 +23,7 @@ def register(commands: Any) -> None:
 
 def run_web(args: argparse.Namespace) -> int:
     from gm.app import App
-    from gm.cli.run_cmd import config_from
+    from gm.cli.startup import config_from
     from gm.config import WebConfig
 
     config = config_from(args)

@@ -3,6 +3,8 @@ A private game's pages only for its own signed-in readers (players, observers, G
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
@@ -10,7 +12,7 @@ from starlette.responses import Response
 from gm.games.lifecycle import find_game
 from gm.store.models import Game
 from gm.web.security import token_in
-from gm.web.state import WebState
+from gm.web.state import Reader, WebState
 from gm.web.views import game_rows, game_view, phase_view, rules_text
 
 
@@ -43,51 +45,14 @@ def _not_found(state: WebState, request: Request, name: str) -> Response:
                          back="/")
 
 
-async def game(request: Request) -> Response:
-    state: WebState = request.app.state.web
-    name = request.path_params["name"]
-
-    def read() -> Response:
-        with state.services.db.reading() as session:
-            found = find_game(session, name)
-            if found is None:
-                return _not_found(state, request, name)
-            reader = state.reader(session, request, found)
-            if not state.readable(reader, found):
-                return _private(state, request, name)
-            view = game_view(state.services, session, found, state.pictures)
-            return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found)
-
-    return await state.work(read)
-
-
 def _private(state: WebState, request: Request, name: str) -> Response:
     return state.message(request, "A private game", f"{name} is private: only its players, observers and game master "
                          "read its pages. Sign in with a link mailed to you.", 403, back=f"/games/{name}/signin")
 
 
-async def phase(request: Request) -> Response:
-    state: WebState = request.app.state.web
-    name, code = request.path_params["name"], request.path_params["phase"]
-
-    def read() -> Response:
-        with state.services.db.reading() as session:
-            found = find_game(session, name)
-            if found is None:
-                return _not_found(state, request, name)
-            reader = state.reader(session, request, found)
-            if not state.readable(reader, found):
-                return _private(state, request, name)
-            view = phase_view(state.services, session, found, code, state.pictures)
-            if view is None:
-                return state.message(request, "No such phase", f"{name} has no processed phase {code!r}.", 404,
-                                     reader=reader, back=f"/games/{name}")
-            return state.page(request, "web/phase.html.j2", reader=reader, view=view, game=found)
-
-    return await state.work(read)
-
-
-async def rules(request: Request) -> Response:
+async def _game_page(request: Request, render: Callable[[WebState, Session, Game, Reader | None], Response]) -> Response:
+    """A page of the game the path names, for whoever may read it: ``render`` (in a worker
+    thread, with the reader) makes it; no such game, or a private one, is answered instead."""
     state: WebState = request.app.state.web
     name = request.path_params["name"]
 
@@ -99,9 +64,36 @@ async def rules(request: Request) -> Response:
             reader = state.reader(session, request, found)
             if not state.readable(reader, found):
                 return _private(state, request, name)
-            return state.page(request, "web/rules.html.j2", reader=reader, game=found,
-                              lines=rules_text(state.services, session, state.table, found),
-                              variant_title=state.services.variant_of(found).map.title)
+            return render(state, session, found, reader)
 
     return await state.work(read)
 
+
+async def game(request: Request) -> Response:
+    def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
+        view = game_view(state.services, session, found, state.pictures)
+        return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found)
+
+    return await _game_page(request, render)
+
+
+async def phase(request: Request) -> Response:
+    code = request.path_params["phase"]
+
+    def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
+        view = phase_view(state.services, session, found, code, state.pictures)
+        if view is None:
+            return state.message(request, "No such phase", f"{found.name} has no processed phase {code!r}.", 404,
+                                 reader=reader, back=f"/games/{found.name}")
+        return state.page(request, "web/phase.html.j2", reader=reader, view=view, game=found)
+
+    return await _game_page(request, render)
+
+
+async def rules(request: Request) -> Response:
+    def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
+        return state.page(request, "web/rules.html.j2", reader=reader, game=found,
+                          lines=rules_text(state.services, session, state.table, found),
+                          variant_title=state.services.variant_of(found).map.title)
+
+    return await _game_page(request, render)

@@ -15,10 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from tests.deploy.mail import Mailboxes
-from tests.store.conftest import postgres_admin_url
+from tests.store.conftest import fresh_postgres_database
 from tests.transport.helpers import MailStack
 
 WRONG = "not-the-password-4711"
@@ -124,15 +123,8 @@ def test_tick_exits_75_when_it_cannot_use_the_database(tmp_path: Path) -> None:
 
 @pytest.fixture
 def postgres_database() -> Iterator[str]:
-    admin_url = postgres_admin_url()
-    name = f"gm_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    yield admin_url.rsplit("/", 1)[0] + f"/{name}"
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with fresh_postgres_database() as url:
+        yield url
 
 
 def _wait_for(file: Path, words: str, within: float = 30) -> str:
