@@ -83,6 +83,8 @@ def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ig
     """A screenshot of every page, on the standard board (game g) and on Rise of Rome II's: the
     list, each game's page, a phase, its rules, sign-in, a link's page, a player's page while an
     order with a misspelt province is typed, the GM's page, and a refusal."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
     from gm.demo import misspelt
     from gm.games.lifecycle import find_game
     from gm.games.pictures import records
@@ -117,6 +119,9 @@ def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ig
             token = issue_link(world.services, session, found, holder)
         shot(f"{game}-link", f"/games/{game}/link/{token}", full=False)
         driver.find_element("css selector", "button.primary").click()
+        # the click returns before the browser has followed the form to the next page
+        WebDriverWait(driver, 20).until(lambda d: "/link/" not in d.current_url
+                                        and d.execute_script("return document.readyState") == "complete")
 
     shot("games", "/")
     for game in ("g", "rome"):
@@ -139,11 +144,11 @@ def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ig
         namer = Namer(game_variant, position)
         written = "\n".join(namer.order(o) for p, o in PlausiblePlayer(game_variant, random.Random(1)).orders(
             position, powers=[power])) or "\n".join(lines)
-        driver.find_element("id", "orders").send_keys(misspelt("x\n" + written, game_variant, position, power)[2:])
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements("id", "orders"))[0].send_keys(misspelt("x\n" + written, game_variant, position, power)[2:])
         time.sleep(1.5)
         shot(f"{game}-player-typing")
         driver.find_element("css selector", "form.buttons button[value=WAIT]").click()
-        time.sleep(0.5)
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements("css selector", "#answer pre"))
         shot(f"{game}-player-answered")
         driver.delete_all_cookies()
         sign_in(game, "the game master")

@@ -42,7 +42,7 @@ def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
     _wait(driver, lambda d: d.current_url.endswith("/games/g/play"))
 
-    box = driver.find_element(By.ID, "orders")
+    box = _wait(driver, lambda d: d.find_elements(By.ID, "orders"))[0]
     box.send_keys("A Parris - Burgundy")
     bad = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "ol.checked li.bad"))
     assert "Paris" in bad[0].text  # the suggestion, in the mail reply's words
@@ -67,8 +67,8 @@ def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_
     driver.get(f"{served.url}/games/g")
     driver.find_element(By.LINK_TEXT, "Spring 1901 movement").click()
     _wait(driver, lambda d: "/phases/S1901M" in d.current_url)
-    assert driver.find_elements(By.CSS_SELECTOR, "svg.board g.order")  # the phase's map, with its orders
-    assert "Burgundy" in driver.find_element(By.CSS_SELECTOR, "pre.results").text
+    assert _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.board g.order"))  # the phase's map, with its orders
+    assert "Burgundy" in _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "pre.results"))[0].text
 
 
 def test_hostile_press_renders_inert_and_the_board_zooms_and_names_provinces(
