@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import WebDriverWait
@@ -26,9 +26,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
 
 
-def _wait(driver, condition, seconds: float = 10):  # type: ignore[no-untyped-def]
-    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
-                         ).until(condition)
+def _wait(driver, condition, seconds: float = 20):  # type: ignore[no-untyped-def]
+    # While the browser is between two pages, a lookup can fail in several ways (a stale element,
+    # none yet, a node no longer in the document): each means "not yet", until the time is up.
+    return WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,)).until(condition)
 
 
 def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_agree(
