@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gm.cli.startup import config_from
+from gm.cli.startup import config_from, loaded
 
+if TYPE_CHECKING:
+    from gm.transport.pipe import PipedMessage
+
+log = logging.getLogger(__name__)
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and tries again later
+HANDOFF_MARGIN = 30.0  # seconds beyond lock_timeout the running gm may take to answer a mail handed over
 
 
 def register(commands: Any) -> None:
@@ -22,16 +27,41 @@ def register(commands: Any) -> None:
 
 def run_receive(args: argparse.Namespace) -> int:
     """Exit 0 once the mail is stored, whatever it is (too large, malformed, empty, shunted: it is
-    kept and its sender answered); 75 only when it could not be stored at all."""
-    from gm.app import App
-    from gm.store.retry import DatabaseBusy
+    kept and its sender answered); 75 only when it could not be stored at all, or was stored but
+    not yet handled (the database was busy: a redelivery is recognised and handled).
+
+    A `gm run` on this machine is handed the mail (gm.transport.handoff): it has everything
+    loaded already. Without one, the mail is handled here."""
+    from gm.transport.handoff import Outcome, hand_over, socket_path
     from gm.transport.pipe import read_message
 
     try:
-        config = config_from(args)
+        config = loaded(args)
         piped = read_message(sys.stdin.buffer, config.read_limit)
-        app = App(config)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - configuration, stdin or database: the MTA keeps the mail
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - configuration or stdin: the MTA keeps the mail
+        print(f"gm receive: cannot take the mail now: {exc}", file=sys.stderr)
+        return EX_TEMPFAIL
+    where = socket_path(config.home)
+    answer = hand_over(where, piped.raw, piped.source_key, piped.size if piped.cut else None,
+                       timeout=config.lock_timeout + HANDOFF_MARGIN)
+    if answer is None:
+        return _receive_here(args, piped)
+    if answer.outcome is Outcome.DONE:
+        log.info("mail handed to the running gm on %s: stored and handled", where)
+        return 0
+    print(f"gm receive: {answer.why}", file=sys.stderr)
+    return EX_TEMPFAIL
+
+
+def _receive_here(args: argparse.Namespace, piped: PipedMessage) -> int:
+    import asyncio
+
+    from gm.app import App
+    from gm.store.retry import DatabaseBusy
+
+    try:
+        app = App(config_from(args))
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - configuration or database: the MTA keeps the mail
         print(f"gm receive: cannot take the mail now: {exc}", file=sys.stderr)
         return EX_TEMPFAIL
     try:
@@ -58,6 +88,8 @@ def run_receive(args: argparse.Namespace) -> int:
 
 
 def run_unshunt(args: argparse.Namespace) -> int:
+    import asyncio
+
     from gm.app import App
 
     app = App(config_from(args))

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import socket
 from dataclasses import replace
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,12 +34,17 @@ def process_name(command: str) -> str:
 def config_from(args: argparse.Namespace) -> AppConfig:
     """The configuration; its secrets are masked in the log from here on, and on PostgreSQL the
     database connections carry this process's name."""
-    try:
-        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
-    except ConfigError as exc:
-        raise SystemExit(f"gm: {exc}") from None
+    config = loaded(args)
     logs.mask(config.secrets())
     return named(config, getattr(args, "command", None) or "")
+
+
+def loaded(args: argparse.Namespace) -> AppConfig:
+    """The configuration as read, nothing more (nothing of SQLAlchemy loaded)."""
+    try:
+        return load_config(Path(args.config) if getattr(args, "config", None) else None)
+    except ConfigError as exc:
+        raise SystemExit(f"gm: {exc}") from None
 
 
 def named(config: AppConfig, command: str) -> AppConfig:
@@ -58,6 +61,9 @@ def named(config: AppConfig, command: str) -> AppConfig:
 
 
 def versions() -> str:
+    import platform
+    from importlib import metadata
+
     found = []
     for name in ("gm", *LIBRARIES):
         try:

@@ -17,13 +17,16 @@ import gc
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher, Drained
-from gm.store.retry import or_left_for_later
+from gm.store.retry import DatabaseBusy, or_left_for_later
 from gm.transport import Inbox, InboxUnavailable
+from gm.transport.handoff import Answer, Outcome
+from gm.transport.handoff_server import HandoffServer
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +61,13 @@ class RoundReport:
 
 class Daemon:
     def __init__(self, inbox: Inbox, intake: Intake, scheduler: Scheduler, dispatcher: Dispatcher,
-                 servers: Callable[[], Sequence[Serves]] = tuple):
+                 servers: Callable[[], Sequence[Serves]] = tuple, handoff: Path | None = None):
         self.inbox = inbox
         self.intake = intake
         self.scheduler = scheduler
         self.dispatcher = dispatcher
         self.servers = servers  # made and served beside the loops by `gm run` only (the web, when configured)
+        self.handoff = handoff  # where `gm run` takes the mails `gm receive` hands over (gm.transport.handoff)
         self._wake_sender = asyncio.Event()
         self._ticking = asyncio.Lock()  # one scheduler tick at a time (the mail's and the timer's)
 
@@ -104,6 +108,7 @@ class Daemon:
                 self._every(tick_seconds, self._tick),
                 self._every(send_seconds, self._send, wake=self._wake_sender),
                 *(server.serve() for server in self.servers()),
+                *([self._handoff_server(self.handoff).serve()] if self.handoff else []),
             )
         finally:
             gc.unfreeze()
@@ -119,6 +124,17 @@ class Daemon:
         await self._receive(raw, source_key, size)
         await self._schedule()  # a PROCESS or the last orders may make a phase due at once
         self._wake_sender.set()  # answer within seconds
+
+    def _handoff_server(self, path: Path) -> HandoffServer:
+        return HandoffServer(path, self._receive, _handoff_answer, self.intake.services.config.read_limit,
+                             then=self._after_handoff)
+
+    async def _after_handoff(self) -> None:
+        try:
+            await self._schedule()
+        except Exception:  # noqa: BLE001 - the timer's tick does it again
+            log.exception("the deadlines after a mail from gm receive failed; trying again later")
+        self._wake_sender.set()
 
     async def _send(self) -> None:
         """Drain the outbox; again at once while each drain stops at its limit (a big deadline)."""
@@ -153,3 +169,11 @@ class Daemon:
             except TimeoutError:
                 pass
             wake.clear()
+
+
+def _handoff_answer(exc: BaseException) -> Answer:
+    """What `gm receive` tells its mail server of a mail the intake raised on, as when it
+    handles the mail itself (gm.cli.mail_cmd)."""
+    if isinstance(exc, DatabaseBusy):  # stored; a redelivery or the next round handles it
+        return Answer(Outcome.BUSY, str(exc))
+    return Answer(Outcome.FAILED, f"cannot store the mail now: {exc}")
