@@ -20,19 +20,34 @@ Implementations: `imap.ImapInbox`, `maildir.MaildirInbox`, `maildir.MaildirSende
 chooses by the configured kind.
 """
 
-from gm.transport.base import (
-    Deliver,
-    Inbox,
-    InboxUnavailable,
-    PermanentFailure,
-    Sender,
-    ServerFailure,
-    TemporaryFailure,
-    Watermark,
-    WatermarkStore,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gm.transport.base import (
+        Deliver,
+        Inbox,
+        InboxUnavailable,
+        PermanentFailure,
+        Sender,
+        ServerFailure,
+        TemporaryFailure,
+        Watermark,
+        WatermarkStore,
+    )
 
 __all__ = [
     "Deliver", "Inbox", "InboxUnavailable", "PermanentFailure", "Sender", "ServerFailure", "TemporaryFailure",
     "Watermark", "WatermarkStore",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The contract's names, loaded when first used: `gm receive` handing a mail to the running
+    judge (gm.transport.handoff) must not pay for ssl and the email package."""
+    if name in __all__:
+        from gm.transport import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
