@@ -47,6 +47,7 @@ class Judge:
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))  # type: ignore[type-arg]
     crashes: Counter = field(default_factory=Counter)  # type: ignore[type-arg]  # crash point -> processes that died there
     kills: int = 0  # processes killed with SIGKILL
+    piped: Counter = field(default_factory=Counter)  # type: ignore[type-arg]  # gm receive: "handed over" or "alone"
     sent_mails: list[str] = field(default_factory=list)  # Message-IDs of every mail the players sent
     meant_for: dict[str, int] = field(default_factory=dict)  # Message-ID -> the phase current when it was sent
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -147,6 +148,8 @@ class Judge:
             process = subprocess.run([sys.executable, "-m", "gm.cli.main", "receive"], input=raw,
                                      env=self.environment(), capture_output=True, timeout=120)
             if process.returncode == 0:
+                with self._lock:
+                    self.piped["handed over" if b"mail handed to the running gm" in process.stderr else "alone"] += 1
                 return
             assert process.returncode == EX_TEMPFAIL, process.stderr.decode(errors="replace")
             time.sleep(0.2)

@@ -204,7 +204,8 @@ def _check(judge: Judge) -> dict[str, int]:
     assert len(records) >= PHASES
     return {"mails in": len(inbound), "mails out": len(outbox), "second copies": copies,
             "order sets for a later phase than sent for": moved, "late notes": late,
-            "kills": judge.kills, **{f"died at {k}": v for k, v in judge.crashes.items()}}
+            "kills": judge.kills, **{f"died at {k}": v for k, v in judge.crashes.items()},
+            **{f"pipes {k}": v for k, v in judge.piped.items()}}
 
 
 @pytest.mark.slow
