@@ -62,10 +62,10 @@ def hand_over(path: Path, raw: bytes, source_key: str, size: int | None, timeout
             connection.sendall(header + raw)
             connection.shutdown(socket.SHUT_WR)
             line = connection.makefile("rb").readline(HEADER_LIMIT)
-    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError, BrokenPipeError):
-        return None
     except TimeoutError:  # the judge holds it still: it may be stored, so nothing else may handle it now
         return Answer(Outcome.BUSY, f"the running gm did not answer within {timeout:g} s")
+    except OSError:  # no socket, nobody listening, not ours to use, or the judge gone mid-mail
+        return None
     word, _, why = line.decode("utf-8", "replace").strip().partition(" ")
     try:
         return Answer(Outcome(word), why)
