@@ -60,7 +60,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import Mobility, Unit, UnitType
 from gm.games.orderbook import parse_stored
-from gm.interchange import adjudicate_json, encode_result
+from gm.interchange import adjudicate_line
 from gm.maps.model import normalise_name
 from gm.orders.grammar import OrderGrammar
 from gm.orders.parser import parse_line
@@ -264,15 +264,15 @@ def time_mila_setup(samples: list[Sample]) -> list[float]:
 
 
 def time_gm_whole(documents: list[str]) -> list[float]:
-    """Per phase, the whole path of ``gm adjudicate --jsonl`` (gm.cli.adjudicate_cmd.run_stream):
-    a line of interchange JSON read (position and order text), adjudicated, the result written
-    as a line of JSON. A new catalog each
-    round: the variant and its grammar (with its caches) as a new process has them."""
+    """Per phase, the whole path of ``gm adjudicate --jsonl`` (gm.cli.adjudicate_cmd.run_stream
+    calls ``adjudicate_line`` on each line): a line of interchange JSON read (position and order
+    text), adjudicated, the result written as a line of JSON. A new catalog each round: the
+    variant and its grammar (with its caches) as a new process has them."""
     catalog = VariantCatalog()
     timings = []
     for document in documents:
         start = time.perf_counter()
-        encode_result(adjudicate_json(json.loads(document), catalog))
+        adjudicate_line(document, catalog)
         timings.append((time.perf_counter() - start) * 1000)
     return timings
 
@@ -282,7 +282,7 @@ def check_whole(samples: list[Sample], documents: list[str]) -> None:
     variant = VariantCatalog().get("standard")
     catalog = VariantCatalog()
     for sample, document in zip(samples, documents):
-        result = adjudicate_json(json.loads(document), catalog)
+        result = json.loads(adjudicate_line(document, catalog))
         report = adjudicate(variant, sample.position, sample.orders)
         got = [(power, entry["order"], entry["outcome"]) for power, entries in result["results"].items()
                for entry in entries]

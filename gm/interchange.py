@@ -2,13 +2,14 @@
 
 JSON in, JSON out, nothing stored: one position and its orders become one result. Input
 that is not a position raises ``InterchangeError`` (the command exits 2); illegal orders
-are not errors, they are reported and the unit holds.
+are not errors, they are reported and the unit holds. The board's sections are read and
+written by gm.interchange_board (compiled); here the variant, the orders and the JSON.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,16 +18,20 @@ from gm.adjudicator.engine import PhaseReport, adjudicate
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order
-from gm.domain.outcomes import OrderResult, Reason, Roll
-from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
-from gm.domain.units import Unit
+from gm.domain.position import Position
+from gm.domain.units import UnitType
+from gm.interchange_board import BoardReader, InterchangeError, write_result
 from gm.orders import OrderGrammar, OrderSyntaxError, Severity
 from gm.orders.parser import read_line
 from gm.variants.catalog import UnknownVariant, VariantCatalog
 
+try:  # reads a line of JSON in half the time of the standard library's, and writes it in a sixth
+    import msgspec
+except ImportError:  # pragma: no cover - msgspec has wheels wherever gm runs; the same JSON without it
+    msgspec = None
 
-class InterchangeError(ValueError):
-    """The input is not a position (bad JSON, unknown variant, unknown province...)."""
+__all__ = ["InterchangeError", "Request", "adjudicate_json", "adjudicate_line", "encode_result", "parse_json",
+           "read_request"]
 
 
 @dataclass(frozen=True)
@@ -39,12 +44,57 @@ class Request:
 
 def adjudicate_json(document: Any, catalog: VariantCatalog) -> dict[str, Any]:
     request = read_request(document, catalog)
+    return write_result(request.variant, request.position.phase, request.lines, _adjudicate(request))
+
+
+def _adjudicate(request: Request) -> PhaseReport:
     submitted = [(power, order) for power, _, order, _ in request.lines if order is not None]
     try:
-        report = adjudicate(request.variant, request.position, submitted, seed=request.seed)
+        return adjudicate(request.variant, request.position, submitted, seed=request.seed)
     except DiceError as exc:
         raise InterchangeError(f"{exc} (give one as \"seed\")") from None
-    return write_result(request, report)
+
+
+def adjudicate_line(line: str, catalog: VariantCatalog) -> str:
+    """One line of ``gm adjudicate --jsonl``: a position's JSON in, its result's (or the error's)
+    JSON out, without the newline. The JSON the standard library's ``json`` would read and write
+    (compact): a line msgspec refuses (a broken line, NaN) is read and written by ``json``."""
+    fast = _FAST_DECODER is not None
+    document: Any = None
+    if _FAST_DECODER is not None:
+        try:
+            document = _FAST_DECODER.decode(line)
+        except ValueError:  # msgspec.DecodeError, or text that is not UTF-8
+            fast = False
+    try:
+        result: dict[str, Any] = adjudicate_json(document if fast else parse_json(line), catalog)
+    except InterchangeError as exc:
+        result = {"error": str(exc)}
+    if fast and _FAST_ENCODER is not None:
+        try:
+            return _FAST_ENCODER.encode(result).decode()
+        except (TypeError, ValueError):  # what msgspec cannot write: the standard library's answer
+            pass
+    return encode_result(result)
+
+
+def parse_json(text: str) -> Any:
+    """A document's JSON, or ``InterchangeError`` saying where it is broken."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InterchangeError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+_ENCODER = json.JSONEncoder(check_circular=False)
+_FAST_DECODER = msgspec.json.Decoder() if msgspec is not None else None
+_FAST_ENCODER = msgspec.json.Encoder() if msgspec is not None else None
+
+
+def encode_result(result: dict[str, Any]) -> str:
+    """A result as one line of JSON: ``json.dumps(result)``, without its check for circular
+    references (a result has none), which costs a fifth of the time."""
+    return _ENCODER.encode(result)
 
 
 def read_request(document: Any, catalog: VariantCatalog) -> Request:
@@ -55,299 +105,57 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
     except UnknownVariant as exc:
         raise InterchangeError(str(exc)) from None
     grammar = OrderGrammar.for_variant(variant)
-    reader = _Reader(variant, grammar)
-    try:
-        phase = variant.calendar.parse(str(document.get("phase", "")))
-    except ValueError as exc:
-        raise InterchangeError(f"phase: {exc}") from None
+    board = BoardReader(variant, _Spelling(grammar))
+    phase = board.phase(document.get("phase", ""))
     extra = document.get("extra") or {}
     if not isinstance(extra, Mapping):
         raise InterchangeError("extra must be a JSON object (the variant's state)")
     # Powers that fight as one may share provinces as one power (Variant.sides_share): a side
     # is read from the variant's state alone.
     sides = variant.sides(Position(phase, (), {}, extra=dict(extra))) if variant.sides_share else None
-    units = reader.units(document.get("units") or {}, sides)
+    units = board.units(document.get("units") or {}, sides)
     if document.get("centers") is None:
         centres = variant.default_centres(units)
     else:
-        centres = reader.centres(document["centers"])
-    dislodged = reader.dislodged(document.get("dislodged") or {})
+        centres = board.centres(document["centers"])
+    dislodged = board.dislodged(document.get("dislodged") or {})
     seed = document.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise InterchangeError("seed must be a string")
-    position = Position(phase, reader.sorted_units(units), centres, dislodged, extra=dict(extra),
-                        second_moves=reader.second_moves(document.get("second_moves") or {}))
-    return Request(variant, position, reader.orders(document.get("orders") or {}, position), seed)
+    position = board.position(phase, units, centres, dislodged, dict(extra),
+                              board.second_moves(document.get("second_moves") or {}))
+    return Request(variant, position, _orders(board, grammar, document.get("orders") or {}, position), seed)
 
 
-_MEMO_KEY = "interchange"  # where a variant keeps what the interchange remembers (Variant.memo)
-_MEMO_LIMIT = 4096
+class _Spelling:
+    """The order grammar's reading of units and places, its errors in the document's words."""
 
-
-class _Memo:
-    """What reading positions and writing results of one variant keep from phase to phase, each
-    by the exact value (at most ``_MEMO_LIMIT`` entries each, the oldest dropped first): power
-    names as written, units as written with their power (the ``Unit``, its type and where it
-    stands), centres as written (their province), and the text of units and orders (``str``,
-    which the results print)."""
-
-    def __init__(self) -> None:
-        self.powers: dict[str, str] = {}
-        self.units: dict[tuple[str, str], Unit] = {}
-        self.unit_keys: dict[Unit, tuple[str, str, str]] = {}  # each of those units' sort key
-        self.centres: dict[str, str] = {}
-        self.texts: dict[Any, str] = {}
-
-    @staticmethod
-    def of(variant: Variant) -> _Memo:
-        memo = variant.memo.get(_MEMO_KEY)
-        if not isinstance(memo, _Memo):
-            memo = variant.memo[_MEMO_KEY] = _Memo()
-        return memo
-
-    def text(self, thing: Any) -> str:
-        """``str(thing)`` of a unit or an order (immutable values, hashed in C or by their fields)."""
-        text = self.texts.get(thing)
-        if text is None:
-            text = str(thing)
-            _keep(self.texts, thing, text)
-        return text
-
-
-def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(memo) >= _MEMO_LIMIT:
-        del memo[next(iter(memo))]
-    memo[key] = value
-
-
-class _Reader:
-    def __init__(self, variant: Variant, grammar: OrderGrammar):
-        self.variant = variant
+    def __init__(self, grammar: OrderGrammar):
         self.grammar = grammar
-        self.memo = _Memo.of(variant)
 
-    def power(self, name: Any) -> str:
-        found = self.memo.powers.get(name) if isinstance(name, str) else None
-        if found is not None:
-            return found
-        found = self.variant.power_named(str(name))
-        if found is None:
-            known = [*self.variant.map.powers, *self.variant.unplayed_powers]
-            raise InterchangeError(f"unknown power {name!r} (known: {', '.join(known)})")
-        if isinstance(name, str):
-            _keep(self.memo.powers, name, found)
-        return found
-
-    def per_power(self, section: Any, what: str) -> Iterable[tuple[str, list]]:
-        if not isinstance(section, Mapping):
-            raise InterchangeError(f"{what} must be an object of power names to lists")
-        for name, items in section.items():
-            if not isinstance(items, list):
-                raise InterchangeError(f"{what} of {name} must be a list")
-            yield self.power(name), items
-
-    def unit(self, power: str, text: Any) -> Unit:
-        key = (power, text) if isinstance(text, str) else None
-        unit = self.memo.units.get(key) if key is not None else None
-        if unit is not None:
-            return unit
+    def unit(self, power: str, text: object) -> tuple[UnitType, Location]:
         try:
-            unit_type, location = self.grammar.parse_unit(str(text))
+            return self.grammar.parse_unit(str(text))
         except OrderSyntaxError as exc:
             raise InterchangeError(f"unit {text!r} of {power}: {exc}") from None
-        unit = Unit(power, unit_type, self.standing_location(unit_type, location, text))
-        if key is not None:
-            _keep(self.memo.units, key, unit)
-            _keep(self.memo.unit_keys, unit, (unit.power, unit.location.province, unit.location.coast or ""))
-        return unit
 
-    def sorted_units(self, units: list[Unit]) -> tuple[Unit, ...]:
-        """``gm.domain.position.sorted_units``, with the sort keys of units met before."""
-        try:
-            return tuple(sorted(units, key=self.memo.unit_keys.__getitem__))
-        except KeyError:
-            return sorted_units(units)
-
-    def standing_location(self, unit_type, location: Location, text: Any) -> Location:
-        if self.variant.can_stand(unit_type, location):
-            return location
-        province = self.variant.map.provinces[location.province]
-        if location.coast and self.variant.can_stand(unit_type, location.whole):
-            return location.whole  # a coast written for an army or a one-coast province
-        if province.coasts and location.coast is None:
-            raise InterchangeError(f"unit {text!r}: name the coast of {province.name}")
-        raise InterchangeError(f"unit {text!r}: a {unit_type.name} cannot stand in {province.name}")
-
-    def units(self, section: Any, sides: Mapping[str, str] | None = None) -> list[Unit]:
-        units = [self.unit(power, text) for power, items in self.per_power(section, "units") for text in items]
-        if len({unit.location.province for unit in units}) == len(units):
-            return units  # no two units share a province
-        by_province: dict[str, list[Unit]] = {}
-        for unit in units:
-            by_province.setdefault(unit.location.province, []).append(unit)
-        for together in by_province.values():
-            problem = self.variant.stack_problem(together, sides) if len(together) > 1 else None
-            if problem:
-                raise InterchangeError(problem)
-        return units
-
-    def location(self, text: Any) -> Location:
+    def location(self, text: object) -> Location:
         try:
             return self.grammar.parse_location(str(text))
         except OrderSyntaxError as exc:
             raise InterchangeError(f"{text!r}: {exc}") from None
 
-    def centres(self, section: Any) -> dict[str, str]:
-        centres: dict[str, str] = {}
-        known = self.memo.centres
-        for power, items in self.per_power(section, "centers"):
-            for text in items:
-                province = known.get(text) if isinstance(text, str) else None
-                if province is None:
-                    province = self.location(text).province
-                    if province not in self.variant.map.supply_centres:
-                        raise InterchangeError(f"{text!r} is not a supply centre")
-                    if isinstance(text, str):
-                        _keep(known, text, province)
-                centres[province] = power
-        return centres
 
-    def dislodged(self, section: Any) -> tuple[Dislodgement, ...]:
-        result = []
-        for power, items in self.per_power(section, "dislodged"):
-            for item in items:
-                if not isinstance(item, Mapping) or "unit" not in item:
-                    raise InterchangeError(f"dislodged units of {power} must be objects with 'unit'")
-                unit = self.unit(power, item["unit"])
-                options: list[Location] = []
-                for text in item.get("retreats") or []:
-                    wanted = self.location(text)
-                    reachable = self.variant.destinations(unit, wanted.province)
-                    if wanted.coast:
-                        reachable = tuple(loc for loc in reachable if loc.coast == wanted.coast) or (wanted,)
-                    options.extend(reachable or (wanted,))
-                attacker = item.get("attacker_from")
-                result.append(Dislodgement(unit, self.location(attacker).province if attacker else None, tuple(options)))
-        return tuple(result)
-
-    def second_moves(self, section: Any) -> tuple[PendingMove, ...]:
-        moves = []
-        for power, items in self.per_power(section, "second_moves"):
-            for item in items:
-                if not isinstance(item, Mapping) or "unit" not in item or not isinstance(item.get("then"), list):
-                    raise InterchangeError(f"second moves of {power} must be objects with 'unit' and 'then' (a list)")
-                moves.append(PendingMove(self.unit(power, item["unit"]), tuple(self.location(t) for t in item["then"])))
-        return tuple(moves)
-
-    def orders(self, section: Any, position: Position) -> list[tuple[str, str, Order | None, str]]:
-        lines: list[tuple[str, str, Order | None, str]] = []
-        for power, items in self.per_power(section, "orders"):
-            for item in items:
-                text = item if isinstance(item, str) else str(item)
-                _, order, diagnostics = read_line(text, self.grammar, context=position)
-                if order is not None and not diagnostics:  # the usual line, read cleanly
-                    lines.append((power, text, order, "not an order"))
-                    continue
-                errors = [str(d) for d in diagnostics if d.severity is Severity.ERROR]
-                lines.append((power, text, None if errors else order, "; ".join(errors) or "not an order"))
-        return lines
-
-
-_ENCODER = json.JSONEncoder(check_circular=False)
-
-
-def encode_result(result: dict[str, Any]) -> str:
-    """A result as one line of JSON: ``json.dumps(result)``, without its check for circular
-    references (a result has none), which costs a fifth of the time."""
-    return _ENCODER.encode(result)
-
-
-def write_result(request: Request, report: PhaseReport) -> dict[str, Any]:
-    memo = _Memo.of(request.variant)
-    results: dict[str, list[dict[str, Any]]] = {}
-    engine_results = iter(report.results)
-    for power, text, order, why in request.lines:
-        if order is None:
-            entry = {"order": text, "unit": None, "outcome": "fails", "reason": f"{Reason.ILLEGAL.value}: {why}"}
-        else:
-            entry = _result_entry(next(engine_results), memo)
-        entries = results.get(power)
-        if entries is None:
-            results[power] = [entry]
-        else:
-            entries.append(entry)
-    for carried_out in engine_results:  # second moves, carried out with the retreats
-        results.setdefault(carried_out.power, []).append(_result_entry(carried_out, memo))
-    dislodged: dict[str, list[dict[str, Any]]] = {}
-    for d in sorted(report.resolved.dislodged, key=lambda d: (d.unit.power, str(d.unit.location))):
-        dislodged.setdefault(d.unit.power, []).append(
-            {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": sorted(str(r) for r in d.retreats)}
-        )
-    document: dict[str, Any] = {
-        "phase": str(request.position.phase),
-        "results": results,
-        "units": _units_by_power(report.next.units, memo),  # the board after the phase, season's end included
-        "dislodged": dislodged,
-        "centers": _centres_by_power(report.next.centres),
-        "next_phase": str(report.next.phase),
-        "winner": report.winner,
-        "extra": dict(report.next.extra),
-    }
-    if report.resolved.second_moves:
-        pending: dict[str, list[dict[str, Any]]] = {}
-        for move in report.resolved.second_moves:
-            pending.setdefault(move.unit.power, []).append(
-                {"unit": str(move.unit), "then": [str(loc) for loc in move.path]})
-        document["second_moves"] = dict(sorted(pending.items()))
-    if report.destroyed:
-        document["destroyed"] = [{"power": u.power, "unit": str(u), "reason": why} for u, why in report.destroyed]
-    if report.announcements:
-        document["announcements"] = list(report.announcements)
-    if report.draw:
-        document["draw"] = list(report.draw)
-    if report.rolls:
-        document["rolls"] = [_roll_entry(r) for r in report.rolls]
-    return document
-
-
-def _roll_entry(roll: Roll) -> dict[str, Any]:
-    entry: dict[str, Any] = {"phase": roll.phase, "purpose": roll.purpose, "sides": roll.sides, "value": roll.value,
-                             "effect": roll.effect}
-    if roll.units:
-        entry["units"] = [{"power": u.power, "unit": str(u)} for u in roll.units]
-    return entry
-
-
-def _result_entry(result: OrderResult, memo: _Memo) -> dict[str, Any]:
-    texts = memo.texts
-    order = result.order
-    order_text = texts.get(order) or memo.text(order)  # result.text
-    unit = result.unit
-    unit_text = None if unit is None else texts.get(unit) or memo.text(unit)
-    if result.succeeded:
-        entry: dict[str, Any] = {"order": order_text, "unit": unit_text, "outcome": "succeeds"}
-    else:
-        entry = {"order": order_text, "unit": unit_text, "outcome": "fails", "reason": result.reason_text or "fails"}
-    if result.notes:
-        entry["notes"] = list(result.notes)
-    return entry
-
-
-def _units_by_power(units: Iterable[Unit], memo: _Memo) -> dict[str, list[str]]:
-    result: dict[str, list[str]] = {}
-    texts = memo.texts
-    for unit in units:
-        text = texts.get(unit) or memo.text(unit)
-        items = result.get(unit.power)
-        if items is None:
-            result[unit.power] = [text]
-        else:
-            items.append(text)
-    return {power: sorted(items) for power, items in sorted(result.items())}
-
-
-def _centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:
-    result: dict[str, list[str]] = {}
-    for province, power in centres.items():
-        result.setdefault(power, []).append(province)
-    return {power: sorted(items) for power, items in sorted(result.items())}
+def _orders(board: BoardReader, grammar: OrderGrammar, section: Any,
+            position: Position) -> list[tuple[str, str, Order | None, str]]:
+    lines: list[tuple[str, str, Order | None, str]] = []
+    for power, items in board.per_power(section, "orders"):
+        for item in items:
+            text = item if isinstance(item, str) else str(item)
+            _, order, diagnostics = read_line(text, grammar, context=position)
+            if order is not None and not diagnostics:  # the usual line, read cleanly
+                lines.append((power, text, order, "not an order"))
+                continue
+            errors = [str(d) for d in diagnostics if d.severity is Severity.ERROR]
+            lines.append((power, text, None if errors else order, "; ".join(errors) or "not an order"))
+    return lines

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.interchange import InterchangeError, adjudicate_json
+from gm.interchange import InterchangeError, adjudicate_json, adjudicate_line
 from gm.variants.catalog import VariantCatalog
 
 CATALOG = VariantCatalog()
@@ -121,6 +121,19 @@ def test_command_line_errors_exit_2_with_one_line() -> None:
     assert len(done.stderr.strip().splitlines()) == 1 and "not JSON" in done.stderr
     done = gm("-", stdin=json.dumps({**EXAMPLE, "variant": "chess"}))
     assert done.returncode == 2 and "unknown variant" in done.stderr
+
+
+@pytest.mark.parametrize("extra", [{}, {"big": 2**70, "small": -(2**70), "name": "Gaul é – 🏛", "f": 1.5e-7},
+                                   {"not JSON": float("nan"), "inf": float("inf")}])
+def test_a_jsonl_line_gives_the_json_the_standard_library_would(extra: dict) -> None:
+    """msgspec reads and writes the lines (gm.interchange.adjudicate_line): the same JSON values
+    as ``json`` would give, whole numbers of any size included; what msgspec refuses (NaN, which
+    the standard library reads and writes) is left to ``json``."""
+    line = json.dumps({**EXAMPLE, "extra": extra})
+    assert json.loads(adjudicate_line(line, CATALOG)) == json.loads(json.dumps(adjudicate_json(json.loads(line), CATALOG)))
+    assert json.loads(adjudicate_line(line, CATALOG))["extra"].keys() == extra.keys()
+    assert json.loads(adjudicate_line("{broken", CATALOG)) == {
+        "error": "not JSON: Expecting property name enclosed in double quotes at line 1 column 2"}
 
 
 def test_jsonl_stream_keeps_going_after_a_bad_line() -> None:

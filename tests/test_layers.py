@@ -17,7 +17,7 @@ LAYERS = [
     {"gm.variants", "gm.orders", "gm.settings", "gm.bots"},
     {"gm.store", "gm.reports", "gm.render", "gm.transport"},
     {"gm.games"},
-    {"gm.commands", "gm.interchange"},
+    {"gm.commands", "gm.interchange", "gm.interchange_board"},
     {"gm.services", "gm.web"},  # gm.web: the web window, beside the mail intake
     {"gm.runtime"},
     {"gm.app", "gm.demo", "gm.cli"},

@@ -103,7 +103,7 @@ class _State:
         self.used[power] = self.used.get(power, 0) + 1
         self.built.append(unit)
         self.built_in.setdefault(power, set()).add(location.province)
-        return AdjustmentOutcome(index, Build(UnitRef(unit.location, unit.type)), unit, True)
+        return AdjustmentOutcome(index, _as_written(order, Build, unit), unit, True)
 
     def _taken(self, power: str, province: str) -> bool:
         """Is a unit already being built there (by this power, where rival builds clash later)?"""
@@ -150,7 +150,7 @@ class _State:
         if owed:
             self.used[power] = self.used.get(power, 0) + 1
         self.removed.add(slot)
-        return AdjustmentOutcome(index, Disband(UnitRef(unit.location, unit.type)), unit, True)
+        return AdjustmentOutcome(index, _as_written(order, Disband, unit), unit, True)
 
     def _named(self, power: str, ref: UnitRef) -> int | None:
         """The slot of the unit of ``power`` a removal names: of the type written, if several
@@ -181,6 +181,12 @@ class _State:
 
             removed.extend(sorted(keep, key=priority)[:missing])
         return removed
+
+
+def _as_written(order: Build | Disband, kind: type[Build] | type[Disband], unit: Unit) -> Order:
+    """The order naming ``unit`` exactly: the one given when it does (most do), else a new one."""
+    ref = UnitRef(unit.location, unit.type)
+    return order if type(order) is kind and order.unit == ref else kind(ref)
 
 
 def _distances(graph: Mapping[str, frozenset[str]], sources: set[str]) -> dict[str, int]:

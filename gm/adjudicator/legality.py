@@ -427,7 +427,7 @@ class _MovementReview:
 def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order) -> Order:
     unit = entry.unit
     if isinstance(order, Disband):
-        return Disband(_ref(unit))
+        return _retreat_as_written(order, _ref(unit))
     if not isinstance(order, (Retreat, Move)):
         raise Illegal("a dislodged unit may only retreat or disband")
     wanted = order.destination
@@ -436,9 +436,19 @@ def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order) -> O
         name = variant.map.provinces[wanted.province].name
         raise Illegal(f"{name} is not among the places it may retreat to")
     if wanted.coast and any(loc.coast == wanted.coast for loc in options):
-        return Retreat(_ref(unit), Location(wanted.province, wanted.coast))
+        return _retreat_as_written(order, _ref(unit), Location(wanted.province, wanted.coast))
     if wanted.coast and wanted.coast in variant.map.provinces[wanted.province].coasts:
         raise Illegal(f"it cannot retreat to the {variant.map.coast_names[wanted.coast]}")
     if len(options) > 1:
         raise Illegal(f"say which coast of {variant.map.provinces[wanted.province].name}")
-    return Retreat(_ref(unit), options[0])
+    return _retreat_as_written(order, _ref(unit), options[0])
+
+
+def _retreat_as_written(order: Order, unit: UnitRef, destination: Location | None = None) -> Order:
+    """A retreat (or, without ``destination``, a disband) of ``unit``: the order given when it
+    says exactly that (most do), else a new one."""
+    if destination is None:
+        return order if type(order) is Disband and order.unit == unit else Disband(unit)
+    if type(order) is Retreat and order.unit == unit and order.destination == destination:
+        return order
+    return Retreat(unit, destination)

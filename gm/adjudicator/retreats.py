@@ -49,8 +49,8 @@ def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Rul
     claims: dict[str, list[tuple[int, Unit]]] = {}
     for index, (unit, destination) in retreats.items():
         claims.setdefault(destination.province, []).append((index, unit.moved_to(destination)))
-    occupied = {u.location.province for u in position.units}
     open_moves: set[int] = set()
+    occupied = {u.location.province for u in position.units} if position.second_moves else set()
     for number, pending in enumerate(position.second_moves):
         if not any(loc.province in occupied for loc in pending.path):
             open_moves.add(number)
@@ -74,7 +74,7 @@ def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Rul
             survivors.append(unit.moved_to(destination))
         outcomes.append(RetreatOutcome(index, True, None))
     results, moved = _second_moves(position, open_moves, beaten)
-    units = tuple(moved.get(u, u) for u in position.units)
+    units = tuple([moved.get(u, u) for u in position.units]) if moved else position.units
     return RetreatPhase(outcomes, survivors, results, units)
 
 

@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gm.interchange import InterchangeError, adjudicate_json
+    from gm.interchange import InterchangeError, adjudicate_json, parse_json
 
     catalog = VariantCatalog()
     if args.jsonl:
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"gm adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     try:
-        result = adjudicate_json(_parse(text), catalog)
+        result = adjudicate_json(parse_json(text), catalog)
     except InterchangeError as exc:
         print(f"gm adjudicate: {exc}", file=sys.stderr)
         return 2
@@ -41,24 +41,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_stream(source: TextIO, sink: TextIO, catalog: VariantCatalog) -> int:
-    from gm.interchange import InterchangeError, adjudicate_json, encode_result
+    from gm.interchange import adjudicate_line
 
     for line in source:
         if not line.strip():
             continue
-        try:
-            result: dict[str, Any] = adjudicate_json(_parse(line), catalog)
-        except InterchangeError as exc:
-            result = {"error": str(exc)}
-        sink.write(encode_result(result) + "\n")
+        sink.write(adjudicate_line(line, catalog) + "\n")
         sink.flush()
     return 0
-
-
-def _parse(text: str) -> Any:
-    from gm.interchange import InterchangeError
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InterchangeError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None

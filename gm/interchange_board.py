@@ -1,0 +1,347 @@
+"""The board of an interchange document (docs/adjudicate-interchange.md) read into domain values,
+and a phase's result written back as the document's JSON values.
+
+These are the loops over every unit and centre of a phase that ``gm adjudicate --jsonl`` runs on
+every line, compiled with mypyc (setup.py) like the adjudicator. What a text means is asked of
+``Spelling`` (gm.interchange, the order grammar's reading) only for a text not met before in the
+variant; everything met is kept in the variant's ``Memo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from mypy_extensions import mypyc_attr
+
+from gm.adjudicator.engine import PhaseReport
+from gm.adjudicator.variant import Variant
+from gm.domain.geography import Location
+from gm.domain.orders import Order
+from gm.domain.outcomes import OrderResult, Reason, Roll
+from gm.domain.phases import Phase
+from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
+from gm.domain.units import Unit, UnitType
+
+
+@mypyc_attr(native_class=False)  # an exception stays an ordinary Python class
+class InterchangeError(ValueError):
+    """The input is not a position (bad JSON, unknown variant, unknown province...)."""
+
+
+class Spelling(Protocol):
+    """Reads a unit or a place as players may write it, raising ``InterchangeError``."""
+
+    def unit(self, power: str, text: object) -> tuple[UnitType, Location]: ...
+
+    def location(self, text: object) -> Location: ...
+
+
+_MEMO_KEY = "interchange"  # where a variant keeps its Memo (Variant.memo)
+_MEMO_LIMIT = 4096
+
+
+class Memo:
+    """What reading positions and writing results of one variant keep from phase to phase, each
+    by the exact value (at most ``_MEMO_LIMIT`` entries each, the oldest dropped first): power
+    names as written, units as written with their power (and each such unit's sort key), centres
+    as written (their province), phases as written, and the text of units and orders (``str``,
+    which the results print)."""
+
+    def __init__(self) -> None:
+        self.powers: dict[str, str] = {}
+        self.units: dict[tuple[str, str], Unit] = {}
+        self.unit_keys: dict[Unit, tuple[str, str, str]] = {}
+        self.centres: dict[str, str] = {}
+        self.phases: dict[str, Phase] = {}
+        self.texts: dict[object, str] = {}
+
+    def text(self, thing: object) -> str:
+        """``str(thing)`` of a unit or an order (immutable values, hashed in C or by their fields)."""
+        text = self.texts.get(thing)
+        if text is None:
+            text = str(thing)
+            _keep(self.texts, thing, text)
+        return text
+
+
+def memo_of(variant: Variant) -> Memo:
+    memo = variant.memo.get(_MEMO_KEY)
+    if isinstance(memo, Memo):
+        return memo
+    made = Memo()
+    variant.memo[_MEMO_KEY] = made
+    return made
+
+
+def _keep(memo: dict, key: object, value: object) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        del memo[next(iter(memo))]
+    memo[key] = value
+
+
+class BoardReader:
+    """Reads the sections of one document that describe the board."""
+
+    def __init__(self, variant: Variant, spelling: Spelling) -> None:
+        self.variant = variant
+        self.spelling = spelling
+        self.memo = memo_of(variant)
+
+    def phase(self, text: object) -> Phase:
+        key = text if isinstance(text, str) else str(text)
+        phase = self.memo.phases.get(key)
+        if phase is None:
+            try:
+                phase = self.variant.calendar.parse(key)
+            except ValueError as exc:
+                raise InterchangeError(f"phase: {exc}") from None
+            _keep(self.memo.phases, key, phase)
+        return phase
+
+    def power(self, name: object) -> str:
+        if isinstance(name, str):
+            found = self.memo.powers.get(name)
+            if found is not None:
+                return found
+        canonical = self.variant.power_named(str(name))
+        if canonical is None:
+            known = [*self.variant.map.powers, *self.variant.unplayed_powers]
+            raise InterchangeError(f"unknown power {name!r} (known: {', '.join(known)})")
+        if isinstance(name, str):
+            _keep(self.memo.powers, name, canonical)
+        return canonical
+
+    def per_power(self, section: object, what: str) -> list[tuple[str, list[Any]]]:
+        if isinstance(section, dict):
+            pairs = section.items()
+        elif isinstance(section, Mapping):
+            pairs = dict(section).items()
+        else:
+            raise InterchangeError(f"{what} must be an object of power names to lists")
+        found: list[tuple[str, list[Any]]] = []
+        for name, items in pairs:
+            if not isinstance(items, list):
+                raise InterchangeError(f"{what} of {name} must be a list")
+            found.append((self.power(name), items))
+        return found
+
+    def unit(self, power: str, text: object) -> Unit:
+        if not isinstance(text, str):
+            return self._new_unit(power, text)
+        key = (power, text)
+        unit = self.memo.units.get(key)
+        if unit is None:
+            unit = self._new_unit(power, text)
+            _keep(self.memo.units, key, unit)
+            _keep(self.memo.unit_keys, unit, (unit.power, unit.location.province, unit.location.coast or ""))
+        return unit
+
+    def _new_unit(self, power: str, text: object) -> Unit:
+        unit_type, location = self.spelling.unit(power, text)
+        return Unit(power, unit_type, self._standing_location(unit_type, location, text))
+
+    def _standing_location(self, unit_type: UnitType, location: Location, text: object) -> Location:
+        variant = self.variant
+        if variant.can_stand(unit_type, location):
+            return location
+        province = variant.map.provinces[location.province]
+        if location.coast and variant.can_stand(unit_type, location.whole):
+            return location.whole  # a coast written for an army or a one-coast province
+        if province.coasts and location.coast is None:
+            raise InterchangeError(f"unit {text!r}: name the coast of {province.name}")
+        raise InterchangeError(f"unit {text!r}: a {unit_type.name} cannot stand in {province.name}")
+
+    def units(self, section: object, sides: Mapping[str, str] | None = None) -> list[Unit]:
+        units: list[Unit] = []
+        provinces: set[str] = set()
+        for power, items in self.per_power(section, "units"):
+            for text in items:
+                unit = self.unit(power, text)
+                units.append(unit)
+                provinces.add(unit.location.province)
+        if len(provinces) == len(units):
+            return units  # no two units share a province
+        by_province: dict[str, list[Unit]] = {}
+        for unit in units:
+            by_province.setdefault(unit.location.province, []).append(unit)
+        for together in by_province.values():
+            problem = self.variant.stack_problem(together, sides) if len(together) > 1 else None
+            if problem:
+                raise InterchangeError(problem)
+        return units
+
+    def sorted_units(self, units: list[Unit]) -> tuple[Unit, ...]:
+        """``gm.domain.position.sorted_units``, with the sort keys of units met before, and no
+        sorting of units already in order (as a position's own units are written)."""
+        known = self.memo.unit_keys
+        keys: list[tuple[str, str, str]] = []
+        in_order = True
+        for unit in units:
+            key = known.get(unit)
+            if key is None:
+                return sorted_units(units)
+            if in_order and keys and key < keys[-1]:
+                in_order = False
+            keys.append(key)
+        if in_order:
+            return tuple(units)
+        return tuple([units[i] for i in sorted(range(len(units)), key=keys.__getitem__)])
+
+    def centres(self, section: object) -> dict[str, str]:
+        centres: dict[str, str] = {}
+        known = self.memo.centres
+        for power, items in self.per_power(section, "centers"):
+            for text in items:
+                province = known.get(text) if isinstance(text, str) else None
+                if province is None:
+                    province = self.spelling.location(text).province
+                    if province not in self.variant.map.supply_centres:
+                        raise InterchangeError(f"{text!r} is not a supply centre")
+                    if isinstance(text, str):
+                        _keep(known, text, province)
+                centres[province] = power
+        return centres
+
+    def dislodged(self, section: object) -> tuple[Dislodgement, ...]:
+        result: list[Dislodgement] = []
+        for power, items in self.per_power(section, "dislodged"):
+            for item in items:
+                if not isinstance(item, Mapping) or "unit" not in item:
+                    raise InterchangeError(f"dislodged units of {power} must be objects with 'unit'")
+                unit = self.unit(power, item["unit"])
+                options: list[Location] = []
+                for text in item.get("retreats") or []:
+                    wanted = self.spelling.location(text)
+                    reachable = self.variant.destinations(unit, wanted.province)
+                    if wanted.coast:
+                        reachable = tuple([loc for loc in reachable if loc.coast == wanted.coast]) or (wanted,)
+                    options.extend(reachable or (wanted,))
+                attacker = item.get("attacker_from")
+                attacker_from = self.spelling.location(attacker).province if attacker else None
+                result.append(Dislodgement(unit, attacker_from, tuple(options)))
+        return tuple(result)
+
+    def second_moves(self, section: object) -> tuple[PendingMove, ...]:
+        moves: list[PendingMove] = []
+        for power, items in self.per_power(section, "second_moves"):
+            for item in items:
+                if not isinstance(item, Mapping) or "unit" not in item or not isinstance(item.get("then"), list):
+                    raise InterchangeError(f"second moves of {power} must be objects with 'unit' and 'then' (a list)")
+                path = tuple([self.spelling.location(t) for t in item["then"]])
+                moves.append(PendingMove(self.unit(power, item["unit"]), path))
+        return tuple(moves)
+
+    def position(self, phase: Phase, units: list[Unit], centres: dict[str, str],
+                 dislodged: tuple[Dislodgement, ...], extra: dict[str, Any],
+                 second_moves: tuple[PendingMove, ...]) -> Position:
+        """The position read (its centres and extra made read-only as they are, not copied)."""
+        return Position(phase, self.sorted_units(units), MappingProxyType(centres), dislodged,
+                        MappingProxyType(extra), second_moves)
+
+
+def write_result(variant: Variant, phase: Phase, lines: list[tuple[str, str, Order | None, str]],
+                 report: PhaseReport) -> dict[str, Any]:
+    """The result document of a phase whose order lines (power, text, order read, why unreadable)
+    were adjudicated into ``report``."""
+    memo = memo_of(variant)
+    results: dict[str, list[dict[str, Any]]] = {}
+    engine_results = iter(report.results)
+    for power, text, order, why in lines:
+        if order is None:
+            entry: dict[str, Any] = {"order": text, "unit": None, "outcome": "fails",
+                                     "reason": f"{Reason.ILLEGAL.value}: {why}"}
+        else:
+            entry = _result_entry(next(engine_results), memo)
+        entries = results.get(power)
+        if entries is None:
+            results[power] = [entry]
+        else:
+            entries.append(entry)
+    for carried_out in engine_results:  # second moves, carried out with the retreats
+        results.setdefault(carried_out.power, []).append(_result_entry(carried_out, memo))
+    resolved = report.resolved
+    following = report.next
+    document: dict[str, Any] = {
+        "phase": str(phase),
+        "results": results,
+        "units": _units_by_power(following.units, memo),  # the board after the phase, season's end included
+        "dislodged": _dislodged_by_power(resolved.dislodged) if resolved.dislodged else {},
+        "centers": _centres_by_power(following.centres),
+        "next_phase": str(following.phase),
+        "winner": report.winner,
+        "extra": dict(following.extra),
+    }
+    if resolved.second_moves:
+        pending: dict[str, list[dict[str, Any]]] = {}
+        for move in resolved.second_moves:
+            pending.setdefault(move.unit.power, []).append(
+                {"unit": str(move.unit), "then": [str(loc) for loc in move.path]})
+        document["second_moves"] = dict(sorted(pending.items()))
+    if report.destroyed:
+        document["destroyed"] = [{"power": u.power, "unit": str(u), "reason": why} for u, why in report.destroyed]
+    if report.announcements:
+        document["announcements"] = list(report.announcements)
+    if report.draw:
+        document["draw"] = list(report.draw)
+    if report.rolls:
+        document["rolls"] = [_roll_entry(r) for r in report.rolls]
+    return document
+
+
+def _dislodged_by_power(dislodged: tuple[Dislodgement, ...]) -> dict[str, list[dict[str, Any]]]:
+    result: dict[str, list[dict[str, Any]]] = {}
+    for d in sorted(dislodged, key=_dislodged_key):
+        result.setdefault(d.unit.power, []).append(
+            {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": sorted([str(r) for r in d.retreats])})
+    return result
+
+
+def _dislodged_key(d: Dislodgement) -> tuple[str, str]:
+    return (d.unit.power, str(d.unit.location))
+
+
+def _roll_entry(roll: Roll) -> dict[str, Any]:
+    entry: dict[str, Any] = {"phase": roll.phase, "purpose": roll.purpose, "sides": roll.sides, "value": roll.value,
+                             "effect": roll.effect}
+    if roll.units:
+        entry["units"] = [{"power": u.power, "unit": str(u)} for u in roll.units]
+    return entry
+
+
+def _result_entry(result: OrderResult, memo: Memo) -> dict[str, Any]:
+    unit = result.unit
+    unit_text = None if unit is None else memo.text(unit)
+    entry: dict[str, Any]
+    if result.succeeded:
+        entry = {"order": memo.text(result.order), "unit": unit_text, "outcome": "succeeds"}
+    else:
+        entry = {"order": memo.text(result.order), "unit": unit_text, "outcome": "fails",
+                 "reason": result.reason_text or "fails"}
+    if result.notes:
+        entry["notes"] = list(result.notes)
+    return entry
+
+
+def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
+    for unit in units:
+        text = memo.text(unit)
+        items = result.get(unit.power)
+        if items is None:
+            result[unit.power] = [text]
+        else:
+            items.append(text)
+    return {power: sorted(result[power]) for power in sorted(result)}
+
+
+def _centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:
+    result: dict[str, list[str]] = {}
+    for province, power in centres.items():
+        items = result.get(power)
+        if items is None:
+            result[power] = [province]
+        else:
+            items.append(province)
+    return {power: sorted(result[power]) for power in sorted(result)}
