@@ -12,9 +12,11 @@ from the very SVG the template makes (``svg.scene_svg``), in three kinds of laye
   after it), so that an owner's colour is laid on with one blend per pixel.
 - **The owners**: each province whose fill is not the board's, recoloured that way.
 - **Every other mark** (the title, names, units, orders, centres, the legend): each element of
-  the SVG drawn by resvg on its own, small (``atlas``), kept by its exact SVG text and laid over
-  the canvas in the template's order. A mark seen before (a unit standing where units stand, a
-  name at its usual spot, a centre in its owner's colour) is not drawn again.
+  the SVG drawn on its own, kept by its exact SVG text and laid over the canvas in the
+  template's order: lines and curves (the orders, the removals' crosses) drawn here as resvg
+  draws them (``vector``), the rest by resvg, small (``atlas``). A mark seen before (a unit
+  standing where units stand, a name at its usual spot, a centre in its owner's colour) is not
+  drawn again.
 
 The picture is the template's, composed as resvg composes it; what differs is rounding in the
 last bit of a blended pixel, and the anti-aliased edges where an owned province meets another
@@ -35,7 +37,7 @@ from xml.parsers import expat
 
 import numpy as np
 
-from gm.render import style
+from gm.render import style, vector
 from gm.render.atlas import Mark, Sheet, draw_marks
 from gm.render.bounds import IDENTITY, Transform, bounds, compose
 from gm.render.raster import Layer, Sparse, decode_rgba, encode_png, lay, lay_sparse, layer_of, sparse_of
@@ -230,14 +232,23 @@ class Painter:
         return found
 
     def _draw(self, wanted: dict[str, Leaf], sheet: Sheet) -> None:
-        keys = list(wanted)
+        """The marks of lines, curves and circles drawn here (``vector``), the rest by resvg."""
+        every = list(wanted)
+        drawn = vector.layers([wanted[key].svg for key in every])
+        for index, layer in drawn.items():
+            self._keep(every[index], layer)
+        keys = [key for index, key in enumerate(every) if index not in drawn]
+        if not keys:
+            return
         marks = [wanted[k].mark() for k in keys]
         for key, mark, (x, y, pixels) in zip(keys, marks, draw_marks(sheet, marks, self.render), strict=True):
-            layer = layer_of(pixels, x, y)
-            self._sprites[key] = layer
-            self._kept += layer.pixels if layer is not None else 0
+            self._keep(key, layer_of(pixels, x, y))
             if mark.box is None:  # cut to this picture's size: not kept for another
                 self._once.add(key)
+
+    def _keep(self, key: str, layer: Layer | None) -> None:
+        self._sprites[key] = layer
+        self._kept += layer.pixels if layer is not None else 0
 
     def _forget(self) -> None:
         """Once a picture is drawn: the marks drawn for it alone, and the least recently used

@@ -58,6 +58,17 @@ def layer_of(rgba: np.ndarray, x: int, y: int) -> Layer | None:
     return Layer(x + left, y + top, premultiplied * 255 + 127, 255 - a)
 
 
+def premultiplied_layer(rgba: np.ndarray, x: int, y: int) -> Layer | None:
+    """The layer of premultiplied RGBA pixels (uint16, each of 255) at (x, y), trimmed to its ink."""
+    alpha = rgba[:, :, 3]
+    rows = np.flatnonzero(alpha.any(axis=1))
+    if rows.size == 0:
+        return None
+    cols = np.flatnonzero(alpha.any(axis=0))
+    part = rgba[int(rows[0]):int(rows[-1]) + 1, int(cols[0]):int(cols[-1]) + 1]
+    return Layer(x + int(cols[0]), y + int(rows[0]), part[:, :, :3] * 255 + 127, 255 - part[:, :, 3:4])
+
+
 def lay(canvas: np.ndarray, layer: Layer, dx: int = 0, dy: int = 0) -> None:
     """``layer``, moved by (dx, dy), over ``canvas`` (source-over), clipped to the canvas."""
     height, width = canvas.shape[:2]
