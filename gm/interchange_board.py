@@ -21,7 +21,7 @@ from gm.domain.geography import Location
 from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.phases import Phase
-from gm.domain.position import Dislodgement, PendingMove, Position, sorted_units
+from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit, UnitType
 
 
@@ -51,8 +51,7 @@ class Memo:
 
     def __init__(self) -> None:
         self.powers: dict[str, str] = {}
-        self.units: dict[tuple[str, str], Unit] = {}
-        self.unit_keys: dict[Unit, tuple[str, str, str]] = {}
+        self.units: dict[tuple[str, str], tuple[Unit, tuple[str, str, str]]] = {}  # with the unit's sort key
         self.centres: dict[str, str] = {}
         self.phases: dict[str, Phase] = {}
         self.texts: dict[object, str] = {}
@@ -128,15 +127,17 @@ class BoardReader:
         return found
 
     def unit(self, power: str, text: object) -> Unit:
-        if not isinstance(text, str):
-            return self._new_unit(power, text)
-        key = (power, text)
-        unit = self.memo.units.get(key)
-        if unit is None:
+        return self._known(power, text)[0]
+
+    def _known(self, power: str, text: object) -> tuple[Unit, tuple[str, str, str]]:
+        """The unit ``text`` names, with its sort key (``gm.domain.position.sorted_units``)."""
+        known = self.memo.units.get((power, text)) if isinstance(text, str) else None
+        if known is None:
             unit = self._new_unit(power, text)
-            _keep(self.memo.units, key, unit)
-            _keep(self.memo.unit_keys, unit, (unit.power, unit.location.province, unit.location.coast or ""))
-        return unit
+            known = (unit, (unit.power, unit.location.province, unit.location.coast or ""))
+            if isinstance(text, str):
+                _keep(self.memo.units, (power, text), known)
+        return known
 
     def _new_unit(self, power: str, text: object) -> Unit:
         unit_type, location = self.spelling.unit(power, text)
@@ -154,15 +155,27 @@ class BoardReader:
         raise InterchangeError(f"unit {text!r}: a {unit_type.name} cannot stand in {province.name}")
 
     def units(self, section: object, sides: Mapping[str, str] | None = None) -> list[Unit]:
+        """The units in their order on the board (``sorted_units``): as a position's units are
+        written they are in it already, else they are sorted by the keys kept with them."""
         units: list[Unit] = []
+        keys: list[tuple[str, str, str]] = []
+        in_order = True
         provinces: set[str] = set()
         for power, items in self.per_power(section, "units"):
             for text in items:
-                unit = self.unit(power, text)
+                unit, key = self._known(power, text)
+                if in_order and keys and key < keys[-1]:
+                    in_order = False
                 units.append(unit)
+                keys.append(key)
                 provinces.add(unit.location.province)
-        if len(provinces) == len(units):
-            return units  # no two units share a province
+        if len(provinces) < len(units):  # some share a province
+            self._check_stacks(units, sides)
+        if in_order:
+            return units
+        return [units[i] for i in sorted(range(len(units)), key=keys.__getitem__)]
+
+    def _check_stacks(self, units: list[Unit], sides: Mapping[str, str] | None) -> None:
         by_province: dict[str, list[Unit]] = {}
         for unit in units:
             by_province.setdefault(unit.location.province, []).append(unit)
@@ -170,24 +183,6 @@ class BoardReader:
             problem = self.variant.stack_problem(together, sides) if len(together) > 1 else None
             if problem:
                 raise InterchangeError(problem)
-        return units
-
-    def sorted_units(self, units: list[Unit]) -> tuple[Unit, ...]:
-        """``gm.domain.position.sorted_units``, with the sort keys of units met before, and no
-        sorting of units already in order (as a position's own units are written)."""
-        known = self.memo.unit_keys
-        keys: list[tuple[str, str, str]] = []
-        in_order = True
-        for unit in units:
-            key = known.get(unit)
-            if key is None:
-                return sorted_units(units)
-            if in_order and keys and key < keys[-1]:
-                in_order = False
-            keys.append(key)
-        if in_order:
-            return tuple(units)
-        return tuple([units[i] for i in sorted(range(len(units)), key=keys.__getitem__)])
 
     def centres(self, section: object) -> dict[str, str]:
         centres: dict[str, str] = {}
@@ -236,9 +231,10 @@ class BoardReader:
     def position(self, phase: Phase, units: list[Unit], centres: dict[str, str],
                  dislodged: tuple[Dislodgement, ...], extra: dict[str, Any],
                  second_moves: tuple[PendingMove, ...]) -> Position:
-        """The position read (its centres and extra made read-only as they are, not copied)."""
-        return Position(phase, self.sorted_units(units), MappingProxyType(centres), dislodged,
-                        MappingProxyType(extra), second_moves)
+        """The position read: ``units`` as ``units`` gives them, in order; the centres and extra
+        made read-only as they are, not copied."""
+        return Position(phase, tuple(units), MappingProxyType(centres), dislodged, MappingProxyType(extra),
+                        second_moves)
 
 
 def write_result(variant: Variant, phase: Phase, lines: list[tuple[str, str, Order | None, str]],

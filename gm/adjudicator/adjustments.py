@@ -156,7 +156,8 @@ class _State:
         """The slot of the unit of ``power`` a removal names: of the type written, if several
         share the province (else one that needs supply); one not already being removed first."""
         units = self.position.units
-        mine = [s for s, u in enumerate(units) if u.location.province == ref.province and u.power == power]
+        province = ref.location.province  # not the property, once per unit
+        mine = [s for s, u in enumerate(units) if u.location.province == province and u.power == power]
         typed = [s for s in mine if units[s].type is ref.type] or [s for s in mine if self.variant.supplied(units[s])] or mine
         return next((s for s in typed if s not in self.removed), typed[0] if typed else None)
 
