@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gm import interchange
 from gm.interchange import InterchangeError, adjudicate_json, adjudicate_line
 from gm.variants.catalog import VariantCatalog
 
@@ -125,10 +126,14 @@ def test_command_line_errors_exit_2_with_one_line() -> None:
 
 @pytest.mark.parametrize("extra", [{}, {"big": 2**70, "small": -(2**70), "name": "Gaul é – 🏛", "f": 1.5e-7},
                                    {"not JSON": float("nan"), "inf": float("inf")}])
-def test_a_jsonl_line_gives_the_json_the_standard_library_would(extra: dict) -> None:
+@pytest.mark.parametrize("msgspec", [True, False], ids=["msgspec", "without msgspec"])
+def test_a_jsonl_line_gives_the_json_the_standard_library_would(extra: dict, msgspec: bool, monkeypatch) -> None:
     """msgspec reads and writes the lines (gm.interchange.adjudicate_line): the same JSON values
     as ``json`` would give, whole numbers of any size included; what msgspec refuses (NaN, which
-    the standard library reads and writes) is left to ``json``."""
+    the standard library reads and writes) is left to ``json``, as everything is without msgspec."""
+    if not msgspec:
+        monkeypatch.setattr(interchange, "_FAST_DECODER", None)
+        monkeypatch.setattr(interchange, "_FAST_ENCODER", None)
     line = json.dumps({**EXAMPLE, "extra": extra})
     assert json.loads(adjudicate_line(line, CATALOG)) == json.loads(json.dumps(adjudicate_json(json.loads(line), CATALOG)))
     assert json.loads(adjudicate_line(line, CATALOG))["extra"].keys() == extra.keys()
