@@ -186,8 +186,10 @@ class _State:
 
 def _as_written(order: Build | Disband, kind: type[Build] | type[Disband], unit: Unit) -> Order:
     """The order naming ``unit`` exactly: the one given when it does (most do), else a new one."""
-    ref = UnitRef(unit.location, unit.type)
-    return order if type(order) is kind and order.unit == ref else kind(ref)
+    written = order.unit
+    if type(order) is kind and written.type is unit.type and written.location == unit.location:
+        return order
+    return kind(UnitRef(unit.location, unit.type))
 
 
 def _distances(graph: Mapping[str, frozenset[str]], sources: set[str]) -> dict[str, int]:

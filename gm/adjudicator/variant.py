@@ -82,6 +82,10 @@ class Variant:
         # Answers that depend on the map only, kept because every phase asks them again.
         self._destinations: dict[tuple[UnitType, str, str | None, str], tuple[Location, ...]] = {}
         self.legality_verdicts: BoundedCache = BoundedCache(200_000)
+        # The units last asked about by ``build_sites`` (an adjustment phase asks once for each
+        # power of the same position) and the provinces they occupy: one value, so that threads
+        # sharing the variant never see one position's units with another's provinces.
+        self._occupied: tuple[tuple[Unit, ...], frozenset[str]] = ((), frozenset())
         # What other layers build from the variant once and keep with it (the order grammar).
         self.memo: dict[str, object] = {}
         # Rules a subclass switches on in its own __init__ (after calling this one):
@@ -424,7 +428,7 @@ class Variant:
 
     def adjustments(self, position: Position) -> list[Adjustment]:
         centres = _tally(position.centres.values())
-        units = _tally(u.power for u in position.units if self.supplied(u))
+        units = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
         result = []
         for power in self.map.powers:
             count = centres.get(power, 0) - units.get(power, 0)
@@ -448,9 +452,16 @@ class Variant:
         return []
 
     def build_sites(self, position: Position, power: str) -> frozenset[str]:
-        occupied = {u.location.province for u in position.units}
         home = self.map.powers[power].home
-        return frozenset(c for c in home if position.centres.get(c) == power and c not in occupied)
+        occupied = self._occupied_provinces(position)
+        return frozenset([c for c in home if position.centres.get(c) == power and c not in occupied])
+
+    def _occupied_provinces(self, position: Position) -> frozenset[str]:
+        units, occupied = self._occupied
+        if units is not position.units:
+            occupied = frozenset([u.location.province for u in position.units])
+            self._occupied = (position.units, occupied)
+        return occupied
 
     def builds_refusal(self, position: Position, power: str, count: int) -> str:
         """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),
