@@ -8,6 +8,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -50,16 +51,25 @@ class HandoffServer:
     async def _listen(self) -> asyncio.AbstractServer:
         if answers(self.path):
             raise OSError(f"another gm run takes them on {self.path}")
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()  # left by a judge that is gone
-        old = os.umask(0o177)  # the owner's only, from the moment it exists
+        # Made under a name of its own, made the owner's only, then put in place: nobody else can
+        # connect at any moment (the umask is the whole process's, and other threads write files).
+        making = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            with reachable(self.path) as address:
-                server = await asyncio.start_unix_server(self._take, address, limit=HEADER_LIMIT)
-        finally:
-            os.umask(old)
-        self._inode = self.path.stat().st_ino
-        return server
+            with contextlib.suppress(FileNotFoundError):
+                making.unlink()
+            with reachable(making) as address:
+                listener.bind(address)
+            making.chmod(0o600)
+            making.replace(self.path)  # over one left by a judge that is gone
+            self._inode = self.path.stat().st_ino
+            listener.listen()
+            return await asyncio.start_unix_server(self._take, sock=listener, limit=HEADER_LIMIT)
+        except BaseException:
+            listener.close()
+            with contextlib.suppress(OSError):
+                making.unlink()
+            raise
 
     async def _take(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -96,7 +106,6 @@ class HandoffServer:
         if not 0 <= length <= self.read_limit or not source_key:
             raise ValueError(f"a mail of {length} bytes (at most {self.read_limit} are taken)")
         return await reader.readexactly(length), source_key, None if size is None else int(size)
-
 
 
 async def _answer(writer: asyncio.StreamWriter, answer: Answer) -> None:
