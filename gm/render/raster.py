@@ -46,12 +46,10 @@ class Layer:
 
 def layer_of(rgba: np.ndarray, x: int, y: int) -> Layer | None:
     """The layer of straight RGBA pixels at (x, y), trimmed to where it has ink (None: none)."""
-    alpha = rgba[:, :, 3]
-    rows = np.flatnonzero(alpha.any(axis=1))
-    if rows.size == 0:
+    box = _ink(rgba)
+    if box is None:
         return None
-    cols = np.flatnonzero(alpha.any(axis=0))
-    top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    top, bottom, left, right = box
     part = rgba[top:bottom, left:right].astype(np.uint16)
     a = part[:, :, 3:4]
     premultiplied = (part[:, :, :3] * a + 127) // 255  # as resvg holds it before writing the PNG
@@ -60,13 +58,22 @@ def layer_of(rgba: np.ndarray, x: int, y: int) -> Layer | None:
 
 def premultiplied_layer(rgba: np.ndarray, x: int, y: int) -> Layer | None:
     """The layer of premultiplied RGBA pixels (uint16, each of 255) at (x, y), trimmed to its ink."""
+    box = _ink(rgba)
+    if box is None:
+        return None
+    top, bottom, left, right = box
+    part = rgba[top:bottom, left:right]
+    return Layer(x + left, y + top, part[:, :, :3] * 255 + 127, 255 - part[:, :, 3:4])
+
+
+def _ink(rgba: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Top, bottom, left and right (exclusive) of the pixels with any alpha; None: none has."""
     alpha = rgba[:, :, 3]
     rows = np.flatnonzero(alpha.any(axis=1))
     if rows.size == 0:
         return None
     cols = np.flatnonzero(alpha.any(axis=0))
-    part = rgba[int(rows[0]):int(rows[-1]) + 1, int(cols[0]):int(cols[-1]) + 1]
-    return Layer(x + int(cols[0]), y + int(rows[0]), part[:, :, :3] * 255 + 127, 255 - part[:, :, 3:4])
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
 def lay(canvas: np.ndarray, layer: Layer, dx: int = 0, dy: int = 0) -> None:
