@@ -122,18 +122,19 @@ class Daemon:
 
     async def _deliver(self, raw: bytes, source_key: str, size: int | None = None) -> None:
         await self._receive(raw, source_key, size)
-        await self._schedule()  # a PROCESS or the last orders may make a phase due at once
-        self._wake_sender.set()  # answer within seconds
+        await self._after_mail()
 
     def _handoff_server(self, path: Path) -> HandoffServer:
         return HandoffServer(path, self._receive, _handoff_answer, self.intake.services.config.read_limit,
-                             then=self._after_handoff)
+                             then=self._after_mail)
 
-    async def _after_handoff(self) -> None:
+    async def _after_mail(self) -> None:
+        """After a mail is handled: a PROCESS or the last orders may make a phase due at once, and
+        its answer goes within seconds."""
         try:
             await self._schedule()
-        except Exception:  # noqa: BLE001 - the timer's tick does it again
-            log.exception("the deadlines after a mail from gm receive failed; trying again later")
+        except Exception:  # noqa: BLE001 - the mail is handled; the timer's tick runs the deadlines again
+            log.exception("the deadlines after a mail failed; trying again later")
         self._wake_sender.set()
 
     async def _send(self) -> None:
