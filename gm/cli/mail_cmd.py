@@ -7,9 +7,10 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
-from gm.cli.startup import config_from, loaded
+from gm.cli.startup import config_from, loaded, prepared
 
 if TYPE_CHECKING:
+    from gm.config import AppConfig
     from gm.transport.pipe import PipedMessage
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def run_receive(args: argparse.Namespace) -> int:
     answer = hand_over(where, piped.raw, piped.source_key, piped.size if piped.cut else None,
                        timeout=config.lock_timeout + HANDOFF_MARGIN)
     if answer is None:
-        return _receive_here(args, piped)
+        return _receive_here(config, piped)
     if answer.outcome is Outcome.DONE:
         log.info("mail handed to the running gm on %s: stored and handled", where)
         return 0
@@ -53,15 +54,15 @@ def run_receive(args: argparse.Namespace) -> int:
     return EX_TEMPFAIL
 
 
-def _receive_here(args: argparse.Namespace, piped: PipedMessage) -> int:
+def _receive_here(config: AppConfig, piped: PipedMessage) -> int:
     import asyncio
 
     from gm.app import App
     from gm.store.retry import DatabaseBusy
 
     try:
-        app = App(config_from(args))
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - configuration or database: the MTA keeps the mail
+        app = App(prepared(config, "receive"))
+    except Exception as exc:  # noqa: BLE001 - the database: the MTA keeps the mail
         print(f"gm receive: cannot take the mail now: {exc}", file=sys.stderr)
         return EX_TEMPFAIL
     try:

@@ -34,9 +34,14 @@ def process_name(command: str) -> str:
 def config_from(args: argparse.Namespace) -> AppConfig:
     """The configuration; its secrets are masked in the log from here on, and on PostgreSQL the
     database connections carry this process's name."""
-    config = loaded(args)
+    return prepared(loaded(args), getattr(args, "command", None) or "")
+
+
+def prepared(config: AppConfig, command: str) -> AppConfig:
+    """``config`` as ``config_from`` gives it: its secrets masked in the log from here on, the
+    database connections carrying this process's name."""
     logs.mask(config.secrets())
-    return named(config, getattr(args, "command", None) or "")
+    return named(config, command)
 
 
 def loaded(args: argparse.Namespace) -> AppConfig:
