@@ -108,8 +108,9 @@ def test_every_mail_is_stored_and_ends_handled_or_ignored(post: Post) -> None:
     assert fed["mails"] >= wanted
     assert sum(statuses.values()) + fed["seen before"] == fed["mails"]  # every mail stored
     assert set(statuses) <= {InboundStatus.DONE, InboundStatus.IGNORED} and unexplained == 0, shunted[:3]
-    assert statuses[InboundStatus.DONE] > wanted // 5 and statuses[InboundStatus.IGNORED] > wanted // 5
-
+    # Each outcome well represented: about a fifth of the mails are handled, so a fifth was the
+    # mean itself, and 2,000 random mails on PostgreSQL fell under it (395 handled).
+    assert statuses[InboundStatus.DONE] > wanted // 10 and statuses[InboundStatus.IGNORED] > wanted // 10
 
 
 def test_an_html_mail_with_a_broken_declaration_is_read_as_text() -> None:
