@@ -22,6 +22,8 @@ COMPILED = [
     "gm/adjudicator/adjustments.py",  # builds and removals (gm adjudicate: 0.111 to 0.097 ms an adjustment phase)
     "gm/adjudicator/variant.py",  # the standard rules every variant starts from
     "gm/domain/outcomes.py",  # the results the adjudicator makes, one per order
+    "gm/domain/phases.py",  # phases and the calendar: every phase makes the next
+    "gm/domain/position.py",  # positions: every phase makes several
     "gm/interchange_board.py",  # gm adjudicate --jsonl: every unit and centre read and written
 ]
 

@@ -66,6 +66,10 @@ class Memo:
         self.locations: dict[str, Location] = {}
         self.phases: dict[str, Phase] = {}
         self.texts: dict[object, str] = {}
+        # The centres of the last position read, and the document's values for them when the
+        # document wrote them as a result writes them: a phase that changes no ownership
+        # writes them back as they came.
+        self.centres_read: tuple[Mapping[str, str], dict[str, list[str]]] = (MappingProxyType({}), {})
 
     def text(self, thing: object) -> str:
         """``str(thing)`` of a unit or an order (immutable values, hashed in C or by their fields)."""
@@ -98,6 +102,7 @@ class BoardReader:
         self.variant = variant
         self.spelling = spelling
         self.memo = memo_of(variant)
+        self._centres_written: dict[str, list[str]] | None = None  # by ``centres``, for ``position``
 
     def phase(self, text: object) -> Phase:
         key = text if isinstance(text, str) else str(text)
@@ -214,7 +219,11 @@ class BoardReader:
     def centres(self, section: object) -> dict[str, str]:
         centres: dict[str, str] = {}
         known = self.memo.centres
+        written: dict[str, list[str]] = {}  # as a result writes them (but for the powers' order), if the section does
+        in_order = True  # each power once, its centres in order, each centre once
+        count = 0
         for power, items in self.per_power(section, "centers"):
+            provinces: list[str] = []
             for text in items:
                 province = known.get(text) if isinstance(text, str) else None
                 if province is None:
@@ -224,6 +233,15 @@ class BoardReader:
                     if isinstance(text, str):
                         _keep(known, text, province)
                 centres[province] = power
+                if provinces and province <= provinces[-1]:
+                    in_order = False
+                provinces.append(province)
+            if provinces:
+                if power in written:
+                    in_order = False
+                written[power] = provinces
+                count += len(provinces)
+        self._centres_written = written if in_order and count == len(centres) else None
         return centres
 
     def dislodged(self, section: object) -> tuple[Dislodgement, ...]:
@@ -260,8 +278,10 @@ class BoardReader:
                  second_moves: tuple[PendingMove, ...]) -> Position:
         """The position read: ``units`` as ``units`` gives them, in order; the centres and extra
         made read-only as they are, not copied."""
-        return Position(phase, tuple(units), MappingProxyType(centres), dislodged, MappingProxyType(extra),
-                        second_moves)
+        held = MappingProxyType(centres)
+        if self._centres_written is not None:
+            self.memo.centres_read = (held, self._centres_written)
+        return Position(phase, tuple(units), held, dislodged, MappingProxyType(extra), second_moves)
 
 
 def write_result(variant: Variant, phase: Phase, lines: list[tuple[str, str, Order | None, str]],
@@ -291,7 +311,7 @@ def write_result(variant: Variant, phase: Phase, lines: list[tuple[str, str, Ord
         "results": results,
         "units": _units_by_power(following.units, memo),  # the board after the phase, season's end included
         "dislodged": _dislodged_by_power(resolved.dislodged) if resolved.dislodged else {},
-        "centers": _centres_by_power(following.centres),
+        "centers": _centres_written(following.centres, memo),
         "next_phase": str(following.phase),
         "winner": report.winner,
         "extra": dict(following.extra),
@@ -357,6 +377,13 @@ def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]
         else:
             items.append(text)
     return {power: sorted(result[power]) for power in sorted(result)}
+
+
+def _centres_written(centres: Mapping[str, str], memo: Memo) -> dict[str, list[str]]:
+    read, written = memo.centres_read
+    if centres is read:  # the very centres of the position read, which wrote them so
+        return {power: list(written[power]) for power in sorted(written)}
+    return _centres_by_power(centres)
 
 
 def _centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:

@@ -20,21 +20,37 @@ from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit, UnitType
 
 
-@dataclass(frozen=True, slots=True)
+# Constructors written out, not generated (nor frozen): compiled (setup.py), they then run no
+# Python, and an adjustment phase makes an outcome per order.
+@dataclass(slots=True, init=False)
 class AdjustmentOutcome:
     index: int  # into the submitted orders
     order: Order
     unit: Unit | None
     succeeded: bool
-    reason: Reason | None = None
-    detail: str = ""
+    reason: Reason | None
+    detail: str
+
+    def __init__(self, index: int, order: Order, unit: Unit | None, succeeded: bool,
+                 reason: Reason | None = None, detail: str = "") -> None:
+        self.index = index
+        self.order = order
+        self.unit = unit
+        self.succeeded = succeeded
+        self.reason = reason
+        self.detail = detail
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class AdjustmentResult:
     outcomes: list[AdjustmentOutcome]
     units: list[Unit]
     civil_disorder: list[Unit]  # units removed because too few removals were ordered
+
+    def __init__(self, outcomes: list[AdjustmentOutcome], units: list[Unit], civil_disorder: list[Unit]) -> None:
+        self.outcomes = outcomes
+        self.units = units
+        self.civil_disorder = civil_disorder
 
 
 def resolve_adjustments(
@@ -64,41 +80,37 @@ class _State:
     def take(self, index: int, power: str, order: Order) -> AdjustmentOutcome:
         adjustment = self.plan.get(power)
         count = adjustment.count if adjustment else 0
-
-        def fail(detail: str, reason: Reason = Reason.ILLEGAL, unit: Unit | None = None) -> AdjustmentOutcome:
-            return AdjustmentOutcome(index, order, unit, False, reason, detail)
-
         if not isinstance(order, (Build, Waive, Disband)):
-            return fail("only builds, removals and waives in an adjustment phase")
+            return _refused(index, order, "only builds, removals and waives in an adjustment phase")
         if isinstance(order, Disband):
-            return self._remove(index, power, order, count, fail)
-        if count <= 0 or self.used.get(power, 0) >= count:
-            return fail(self.variant.builds_refusal(self.position, power, max(count, 0)))
+            return self._remove(index, power, order, count)
+        if adjustment is None or count <= 0 or self.used.get(power, 0) >= count:
+            return _refused(index, order, self.variant.builds_refusal(self.position, power, max(count, 0)))
         if isinstance(order, Waive):
             self.used[power] = self.used.get(power, 0) + 1
             return AdjustmentOutcome(index, order, None, True)
-        return self._build(index, power, order, adjustment, fail)
+        return self._build(index, power, order, adjustment)
 
-    def _build(self, index, power, order: Build, adjustment, fail) -> AdjustmentOutcome:
+    def _build(self, index: int, power: str, order: Build, adjustment: Adjustment) -> AdjustmentOutcome:
         location = order.unit.location
         province = self.variant.map.provinces[location.province]
         taken = self._taken(power, location.province)
         if location.province not in adjustment.build_sites or taken:
             if taken:
-                return fail(f"a unit is already being built in {province.name}")
-            return fail(self.variant.build_site_refusal(self.position, power, location.province))
+                return _refused(index, order, f"a unit is already being built in {province.name}")
+            return _refused(index, order, self.variant.build_site_refusal(self.position, power, location.province))
         unit_type = order.unit.type or self._implied_type(location)
         if unit_type is None:
-            return fail(f"say whether to build an army or a fleet in {province.name}")
+            return _refused(index, order, f"say whether to build an army or a fleet in {province.name}")
         if unit_type not in self.variant.buildable_types_at(self.position, power, location.province):
             article = "an" if unit_type.name[:1] in "aeiou" else "a"
-            return fail(f"{power} cannot build {article} {unit_type.name} in {province.name}")
+            return _refused(index, order, f"{power} cannot build {article} {unit_type.name} in {province.name}")
         if unit_type.needs_coast and province.coasts and location.coast not in province.coasts:
-            return fail(f"say which coast of {province.name}")
+            return _refused(index, order, f"say which coast of {province.name}")
         if unit_type.mobility is Mobility.LAND:
             location = location.whole  # DATC 4.B.6: a coast means nothing to an army
         if not self.variant.can_stand(unit_type, location):
-            return fail(f"a {unit_type.name} cannot stand in {province.name}")
+            return _refused(index, order, f"a {unit_type.name} cannot stand in {province.name}")
         unit = Unit(power, unit_type, location)
         self.used[power] = self.used.get(power, 0) + 1
         self.built.append(unit)
@@ -131,22 +143,22 @@ class _State:
         wanted = Mobility.LAND if terrain is Terrain.LAND else Mobility.SEA if location.coast else None
         return next((t for t in self.variant.unit_types if t.mobility is wanted), None) if wanted else None
 
-    def _remove(self, index, power, order: Disband, count: int, fail) -> AdjustmentOutcome:
+    def _remove(self, index: int, power: str, order: Disband, count: int) -> AdjustmentOutcome:
         slot = self._named(power, order.unit)
         name = self.variant.map.provinces[order.unit.province].name
         if slot is None:
-            return fail(f"{power} has no unit in {name}")
+            return _refused(index, order, f"{power} has no unit in {name}")
         unit = self.position.units[slot]
         if not self.variant.supplied(unit):
-            return fail(f"the {unit.type.name} in {name} needs no supply centre and is never removed for supply",
-                        unit=unit)
+            return _refused(index, order,
+                            f"the {unit.type.name} in {name} needs no supply centre and is never removed for supply", unit)
         if slot in self.removed:
-            return fail("that unit is already being removed", unit=unit)
+            return _refused(index, order, "that unit is already being removed", unit)
         owed = count < 0 and self.used.get(power, 0) < -count
         if not owed and not self.variant.kept_by_choice(unit):
             if count >= 0:
-                return fail(f"{power} has no units to remove", unit=unit)
-            return fail(f"{power} has only {-count} unit{'s' if count < -1 else ''} to remove", unit=unit)
+                return _refused(index, order, f"{power} has no units to remove", unit)
+            return _refused(index, order, f"{power} has only {-count} unit{'s' if count < -1 else ''} to remove", unit)
         if owed:
             self.used[power] = self.used.get(power, 0) + 1
         self.removed.add(slot)
@@ -182,6 +194,10 @@ class _State:
 
             removed.extend(sorted(keep, key=priority)[:missing])
         return removed
+
+
+def _refused(index: int, order: Order, detail: str, unit: Unit | None = None) -> AdjustmentOutcome:
+    return AdjustmentOutcome(index, order, unit, False, Reason.ILLEGAL, detail)
 
 
 def _as_written(order: Build | Disband, kind: type[Build] | type[Disband], unit: Unit) -> Order:

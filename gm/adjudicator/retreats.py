@@ -23,19 +23,33 @@ from gm.domain.position import Position
 from gm.domain.units import Unit
 
 
-@dataclass(frozen=True, slots=True)
+# Constructors written out, not generated (nor frozen): compiled (setup.py), they then run no
+# Python.
+@dataclass(slots=True, init=False)
 class RetreatOutcome:
     ruling: int
     succeeded: bool
     reason: Reason | None
 
+    def __init__(self, ruling: int, succeeded: bool, reason: Reason | None) -> None:
+        self.ruling = ruling
+        self.succeeded = succeeded
+        self.reason = reason
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, init=False)
 class RetreatPhase:
     outcomes: list[RetreatOutcome]  # one per counting ruling
     survivors: list[Unit]  # dislodged units that found a place
     second_moves: list[OrderResult]  # one per second move, in the position's order
     units: tuple[Unit, ...]  # the units on the board, second moves made
+
+    def __init__(self, outcomes: list[RetreatOutcome], survivors: list[Unit], second_moves: list[OrderResult],
+                 units: tuple[Unit, ...]) -> None:
+        self.outcomes = outcomes
+        self.survivors = survivors
+        self.second_moves = second_moves
+        self.units = units
 
 
 def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Ruling]) -> RetreatPhase:

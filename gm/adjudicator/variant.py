@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
+from types import MappingProxyType
 
 from mypy_extensions import mypyc_attr
 
@@ -86,6 +87,9 @@ class Variant:
         # power of the same position) and the provinces they occupy: one value, so that threads
         # sharing the variant never see one position's units with another's provinces.
         self._occupied: tuple[tuple[Unit, ...], frozenset[str]] = ((), frozenset())
+        # The centres last counted by power and the counts (the builds of a phase and the look
+        # for a winner after it count the same centres): one value, as ``_occupied``.
+        self._counted: tuple[Mapping[str, str], dict[str, int]] = (MappingProxyType({}), {})
         # What other layers build from the variant once and keep with it (the order grammar).
         self.memo: dict[str, object] = {}
         # Rules a subclass switches on in its own __init__ (after calling this one):
@@ -427,14 +431,15 @@ class Variant:
         return min(adjustment.count, len(adjustment.build_sites))
 
     def adjustments(self, position: Position) -> list[Adjustment]:
-        centres = _tally(position.centres.values())
+        return [Adjustment(power, count, self.build_sites(position, power) if count > 0 else frozenset())
+                for power, count in self._supply_balance(position)]
+
+    def _supply_balance(self, position: Position) -> list[tuple[str, int]]:
+        """Each power's supply centres less its units that need supply: what it builds (positive)
+        or removes (negative) in the standard rules."""
+        centres = self._centres_held(position)
         units = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
-        result = []
-        for power in self.map.powers:
-            count = centres.get(power, 0) - units.get(power, 0)
-            sites = self.build_sites(position, power) if count > 0 else frozenset()
-            result.append(Adjustment(power, count, sites))
-        return result
+        return [(power, centres.get(power, 0) - units.get(power, 0)) for power in self.map.powers]
 
     def shown_adjustments(self, position: Position) -> list[Adjustment]:
         """The builds and removals the results announce for the adjustment phase ahead (a variant
@@ -463,6 +468,15 @@ class Variant:
             self._occupied = (position.units, occupied)
         return occupied
 
+    def _centres_held(self, position: Position) -> dict[str, int]:
+        """How many centres each power owns (not to be changed: kept for the same centres).
+        ``Position.centres`` is read-only, so the same mapping always counts the same."""
+        centres, counts = self._counted
+        if centres is not position.centres:
+            counts = _tally(position.centres.values())
+            self._counted = (position.centres, counts)
+        return counts
+
     def builds_refusal(self, position: Position, power: str, count: int) -> str:
         """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),
         in the words of the variant's rules (builds bounded by money speak of money)."""
@@ -476,7 +490,7 @@ class Variant:
         return f"{self.map.provinces[province].name} is not a free supply centre where {power} may build"
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
-        return tuple(t for t in self.unit_types if t.mobility in (Mobility.LAND, Mobility.SEA))
+        return tuple([t for t in self.unit_types if t.mobility is Mobility.LAND or t.mobility is Mobility.SEA])
 
     def buildable_types_at(self, position: Position, power: str, province: str) -> tuple[UnitType, ...]:
         """``buildable_types`` where the answer depends on the board (a province that raises one
@@ -488,13 +502,19 @@ class Variant:
         return self.map.neighbours
 
     def has_adjustments(self, position: Position) -> bool:
-        return any(a.count < 0 or (a.count > 0 and a.build_sites) for a in self.adjustments(position))
+        if type(self).adjustments is not Variant.adjustments:  # a variant's own plan: asked whole
+            return any(a.count < 0 or (a.count > 0 and a.build_sites) for a in self.adjustments(position))
+        # The standard plan, power by power until one has something to do (every Fall asks).
+        for power, count in self._supply_balance(position):
+            if count < 0 or (count > 0 and self.build_sites(position, power)):
+                return True
+        return False
 
     # -- ownership and victory -----------------------------------------------------
 
     def update_ownership(self, position: Position) -> dict[str, str]:
         """At the end of an ownership season a centre belongs to the power whose unit is in it."""
-        centres = dict(position.centres)
+        centres = position.centres_dict()
         supply_centres = self.map.supply_centres
         for unit in position.units:
             province = unit.location.province
@@ -507,7 +527,7 @@ class Variant:
 
     def winner(self, position: Position) -> str | None:
         need = self.victory_threshold(position)
-        leaders = [p for p, n in _tally(position.centres.values()).items() if n >= need]
+        leaders = [p for p, n in self._centres_held(position).items() if n >= need]
         return leaders[0] if len(leaders) == 1 else None
 
     def draw_problem(self, powers: Sequence[str]) -> str | None:

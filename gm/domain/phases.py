@@ -31,13 +31,21 @@ class Season:
     updates_ownership: bool = False  # supply centres change hands at the end of this season
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True, init=False)
 class Phase:
     year: int
     season_index: int
     kind_index: int
     season: str
     kind: PhaseKind
+
+    # Written out, not generated: compiled (setup.py), the constructor then runs no Python.
+    def __init__(self, year: int, season_index: int, kind_index: int, season: str, kind: PhaseKind) -> None:
+        object.__setattr__(self, "year", year)
+        object.__setattr__(self, "season_index", season_index)
+        object.__setattr__(self, "kind_index", kind_index)
+        object.__setattr__(self, "season", season)
+        object.__setattr__(self, "kind", kind)
 
     def __str__(self) -> str:
         return f"{self.season}{self.year}{self.kind.value}"

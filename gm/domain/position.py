@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -18,35 +18,57 @@ def frozen_mapping(items: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
     return MappingProxyType(dict(items or {}))
 
 
-@dataclass(frozen=True, slots=True)
+# Compiled with mypyc (setup.py): constructors written out, not generated, so that they run no
+# Python (every phase makes several positions).
+@dataclass(frozen=True, slots=True, init=False)
 class Dislodgement:
     unit: Unit
     attacker_from: str | None  # province the dislodging unit came from
     retreats: tuple[Location, ...]  # empty: the unit is destroyed
 
+    def __init__(self, unit: Unit, attacker_from: str | None, retreats: tuple[Location, ...]) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "attacker_from", attacker_from)
+        object.__setattr__(self, "retreats", retreats)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class PendingMove:
     """A second move waiting for the retreat phase: the unit stands where its first move took it."""
 
     unit: Unit
     path: tuple[Location, ...]
 
+    def __init__(self, unit: Unit, path: tuple[Location, ...]) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "path", path)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Position:
     phase: Phase
     units: tuple[Unit, ...]
-    centres: Mapping[str, str]  # supply centre province -> owning power
-    dislodged: tuple[Dislodgement, ...] = ()
+    centres: Mapping[str, str]  # supply centre province -> owning power (read-only)
+    dislodged: tuple[Dislodgement, ...]
     # Variant state that is not units or centres (treasuries, cities, dice seeds...):
-    # JSON-compatible values only, so it can be stored and compared.
-    extra: Mapping[str, Any] = field(default_factory=frozen_mapping)
-    second_moves: tuple[PendingMove, ...] = ()
+    # JSON-compatible values only, so it can be stored and compared (read-only).
+    extra: Mapping[str, Any]
+    second_moves: tuple[PendingMove, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "centres", frozen_mapping(self.centres))
-        object.__setattr__(self, "extra", frozen_mapping(self.extra))
+    def __init__(self, phase: Phase, units: tuple[Unit, ...], centres: Mapping[str, str],
+                 dislodged: tuple[Dislodgement, ...] = (), extra: Mapping[str, Any] | None = None,
+                 second_moves: tuple[PendingMove, ...] = ()) -> None:
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "centres", frozen_mapping(centres))
+        object.__setattr__(self, "dislodged", dislodged)
+        object.__setattr__(self, "extra", frozen_mapping(extra))
+        object.__setattr__(self, "second_moves", second_moves)
+
+    def centres_dict(self) -> dict[str, str]:
+        """The centres as a new dict, to change: the read-only mapping's own copy (``dict()`` of
+        the mapping reads it key by key, ten times slower)."""
+        return self.centres.copy()  # type: ignore[attr-defined]  # a MappingProxyType (__post_init__)
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]
@@ -78,15 +100,9 @@ class Position:
         second_moves: tuple[PendingMove, ...] | None = None,
     ) -> Position:
         """A copy with some fields changed (``dataclasses.replace`` costs more, on every phase)."""
-        copy = object.__new__(Position)
-        set_field = object.__setattr__
-        set_field(copy, "phase", self.phase if phase is None else phase)
-        set_field(copy, "units", self.units if units is None else units)
-        set_field(copy, "centres", self.centres if centres is None else frozen_mapping(centres))
-        set_field(copy, "dislodged", self.dislodged if dislodged is None else dislodged)
-        set_field(copy, "extra", self.extra if extra is None else frozen_mapping(extra))
-        set_field(copy, "second_moves", self.second_moves if second_moves is None else second_moves)
-        return copy
+        return Position(self.phase if phase is None else phase, self.units if units is None else units,
+                        self.centres if centres is None else centres, self.dislodged if dislodged is None else dislodged,
+                        self.extra if extra is None else extra, self.second_moves if second_moves is None else second_moves)
 
 
 def _unit_key(unit: Unit) -> tuple[str, str, str]:

@@ -478,7 +478,7 @@ class Eagles(Variant):
         """Defending armies take nothing; the extra allied centres are no centres with ten players
         or fewer."""
         in_play = self.centres_in_play(max(EaglesState.of(position).players, 1))
-        centres = dict(position.centres)
+        centres = position.centres_dict()
         for unit in position.units:
             province = unit.location.province
             if province in in_play and unit.power != NEUTRAL:

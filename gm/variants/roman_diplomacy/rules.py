@@ -165,7 +165,7 @@ class RomanDiplomacy(Variant):
         state = RomanState.of(position)
         if not state.joining:
             return position
-        units, centres, empires = list(position.units), dict(position.centres), dict(state.empires)
+        units, centres, empires = list(position.units), position.centres_dict(), dict(state.empires)
         for empire, city in state.joining.items():
             where = self.map.provinces[city].name
             garrison = Unit(NEUTRAL, GARRISON, Location(city))
@@ -500,7 +500,7 @@ class RomanDiplomacy(Variant):
         land province next to barbarian land or the map's edge becomes barbarian, and a centre it
         reaches turns neutral with a garrison; a special build centre it reaches is lost."""
         state = RomanState.of(position)
-        units, centres = list(position.units), dict(position.centres)
+        units, centres = list(position.units), position.centres_dict()
         barbarians, special = set(state.barbarians), dict(state.special)
         occupied = {u.location.province for u in units}
         near = self.map.army_adjacency
@@ -527,7 +527,7 @@ class RomanDiplomacy(Variant):
         """Garrisons, neutral and barbarian units take nothing; a federation's empires never take
         each other's centres; a centre a barbarian army takes is neutral again."""
         state = RomanState.of(position)
-        centres = dict(position.centres)
+        centres = position.centres_dict()
         for unit in position.units:
             province = unit.location.province
             if province not in self.map.supply_centres or unit.type is GARRISON or unit.power in self.unplayed_powers:
@@ -586,7 +586,7 @@ class RomanDiplomacy(Variant):
         """5: units and centres handed over after the retreats, before the builds, for good (builds
         are counted in ``adjustments``)."""
         state = RomanState.of(position)
-        units, centres = list(position.units), dict(position.centres)
+        units, centres = list(position.units), position.centres_dict()
         for gift in state.gifts:
             giver, taker = gift["from"], gift["to"]
             if gift["what"] == "unit":
