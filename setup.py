@@ -25,6 +25,7 @@ COMPILED = [
     "gm/domain/phases.py",  # phases and the calendar: every phase makes the next
     "gm/domain/position.py",  # positions: every phase makes several
     "gm/interchange_board.py",  # gm adjudicate --jsonl: every unit and centre read and written
+    "gm/interchange.py",  # gm adjudicate --jsonl: each line's JSON, variant and orders
 ]
 
 

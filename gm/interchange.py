@@ -28,7 +28,7 @@ from gm.variants.catalog import UnknownVariant, VariantCatalog
 try:  # reads a line of JSON in half the time of the standard library's, and writes it in a sixth
     import msgspec
 except ImportError:  # pragma: no cover - msgspec has wheels wherever gm runs; the same JSON without it
-    msgspec = None
+    msgspec = None  # type: ignore[assignment]
 
 __all__ = ["InterchangeError", "Request", "adjudicate_json", "adjudicate_line", "encode_result", "parse_json",
            "read_request"]

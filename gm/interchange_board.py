@@ -279,8 +279,10 @@ class BoardReader:
         """The position read: ``units`` as ``units`` gives them, in order; the centres and extra
         made read-only as they are, not copied."""
         held = MappingProxyType(centres)
-        if self._centres_written is not None:
-            self.memo.centres_read = (held, self._centres_written)
+        written = self._centres_written
+        if written is not None:
+            self.memo.centres_read = (held, written)
+            self.variant.know_centres_held(held, {power: len(provinces) for power, provinces in written.items()})
         return Position(phase, tuple(units), held, dislodged, MappingProxyType(extra), second_moves)
 
 

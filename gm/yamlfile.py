@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]  # no stubs among gm's dependencies
 
 
 @dataclass(frozen=True)

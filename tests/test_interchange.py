@@ -149,3 +149,41 @@ def test_jsonl_stream_keeps_going_after_a_bad_line() -> None:
     assert len(out) == 4
     assert out[0]["next_phase"] == "F1901M" and out[3]["next_phase"] == "F1901M"
     assert "error" in out[1] and "unknown variant" in out[2]["error"]
+
+
+def _adjustments_with(centres: dict[str, list[str]]) -> dict:
+    """A winter whose centres no order changes: France and England each build nothing they can."""
+    return adjudicate_json({"variant": "standard", "phase": "W1901A", "units": {"France": ["A PAR"]},
+                            "centers": centres, "orders": {}}, CATALOG)
+
+
+@pytest.mark.parametrize("centres", [
+    {"France": ["BRE", "MAR", "PAR"], "England": ["LON"]},  # as a result writes them (but for the powers' order)
+    {"France": ["PAR", "BRE", "MAR"], "England": ["LON"]},  # out of order
+    {"France": ["BRE", "MAR"], "england": ["LON"], "FRANCE": ["PAR"]},  # a power twice, in two spellings
+    {"France": ["BRE", "MAR", "PAR", "LON"], "England": ["LON"]},  # a centre twice: the last owner holds it
+])
+def test_unchanged_centres_come_back_as_results_write_them(centres: dict[str, list[str]]) -> None:
+    result = _adjustments_with(centres)
+    assert result["centers"] == {"England": ["LON"], "France": ["BRE", "MAR", "PAR"]}
+    assert list(result["centers"]) == ["England", "France"]
+
+
+def test_a_winner_counts_every_list_of_a_power_written_twice() -> None:
+    french = ["BEL", "BRE", "HOL", "KIE", "LON", "LVP", "MAR", "MUN", "PAR"]
+    more = ["BER", "DEN", "EDI", "NWY", "POR", "SPA", "SWE", "TUN", "VEN"]
+    position = {"variant": "standard", "phase": "S1905R", "units": {"France": ["A PAR"]},
+                "centers": {"France": french, "france": more}, "orders": {}}
+    assert adjudicate_json(position, CATALOG)["winner"] == "France"
+    position["centers"] = {"France": french, "England": more}
+    assert adjudicate_json(position, CATALOG)["winner"] is None
+
+
+def test_units_in_any_order_are_read_in_board_order() -> None:
+    from gm.domain.position import sorted_units
+
+    units = {"Turkey": ["A SMY", "F ANK"], "Austria": ["F TRI", "A VIE", "A BUD"], "Russia": ["F STP/SC", "A MOS"]}
+    document = {"variant": "standard", "phase": "S1901M", "units": units}
+    position = interchange.read_request(document, CATALOG).position
+    assert position.units == sorted_units(position.units)
+    assert [str(u) for u in position.units] == ["A BUD", "F TRI", "A VIE", "A MOS", "F STP/SC", "F ANK", "A SMY"]

@@ -477,6 +477,12 @@ class Variant:
             self._counted = (position.centres, counts)
         return counts
 
+    def know_centres_held(self, centres: Mapping[str, str], counts: dict[str, int]) -> None:
+        """Told by a reader that counted the centres of a position it made by owner as it read
+        them (``counts`` must be those of ``centres``, a position's read-only mapping): builds
+        and the look for a winner then do not count them again."""
+        self._counted = (centres, counts)
+
     def builds_refusal(self, position: Position, power: str, count: int) -> str:
         """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),
         in the words of the variant's rules (builds bounded by money speak of money)."""

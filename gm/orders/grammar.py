@@ -122,11 +122,11 @@ class OrderGrammar:
         # for "the land unit there", whose type the board tells (gm.games.reading says so).
         self.stand_ins: dict[UnitType, Mobility] = {}
         for standard in STANDARD_UNIT_TYPES:
-            spellings = (normalise_name(standard.letter), normalise_name(standard.name))
-            if any(s in types for s in spellings) or not any(t.mobility is standard.mobility for t in self.unit_types):
+            words = (normalise_name(standard.letter), normalise_name(standard.name))
+            if any(s in types for s in words) or not any(t.mobility is standard.mobility for t in self.unit_types):
                 continue
             self.stand_ins[standard] = standard.mobility
-            for spelling in spellings:
+            for spelling in words:
                 types[spelling] = standard
         self.types: PhraseIndex[UnitType] = PhraseIndex(types)
         self.type_names = frozenset(normalise_name(t.name) for t in (*self.unit_types, *self.stand_ins))
