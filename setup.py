@@ -26,6 +26,7 @@ COMPILED = [
     "gm/domain/position.py",  # positions: every phase makes several
     "gm/interchange_board.py",  # gm adjudicate --jsonl: every unit and centre read and written
     "gm/interchange.py",  # gm adjudicate --jsonl: each line's JSON, variant and orders
+    "gm/orders/fastlane.py",  # plain order lines read straight from the name tables
 ]
 
 

@@ -63,7 +63,8 @@ def resolve_adjustments(
         outcomes = state.rivals_fail(outcomes)
     disorder = state.civil_disorder()
     removed = state.removed | set(disorder)
-    units = [u for slot, u in enumerate(position.units) if slot not in removed] + state.built
+    kept = [u for slot, u in enumerate(position.units) if slot not in removed] if removed else list(position.units)
+    units = kept + state.built
     return AdjustmentResult(outcomes, units, [position.units[slot] for slot in disorder])
 
 
@@ -114,7 +115,11 @@ class _State:
         unit = Unit(power, unit_type, location)
         self.used[power] = self.used.get(power, 0) + 1
         self.built.append(unit)
-        self.built_in.setdefault(power, set()).add(location.province)
+        provinces = self.built_in.get(power)
+        if provinces is None:
+            self.built_in[power] = {location.province}
+        else:
+            provinces.add(location.province)
         return AdjustmentOutcome(index, _as_written(order, Build, unit), unit, True)
 
     def _taken(self, power: str, province: str) -> bool:

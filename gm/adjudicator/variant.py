@@ -80,6 +80,8 @@ class Variant:
         self.calendar = calendar
         self.first_year = first_year
         self.unit_types = unit_types
+        # What the standard rules build anywhere they build (every build asks).
+        self._armies_and_fleets = tuple([t for t in unit_types if t.mobility is Mobility.LAND or t.mobility is Mobility.SEA])
         # Answers that depend on the map only, kept because every phase asks them again.
         self._destinations: dict[tuple[UnitType, str, str | None, str], tuple[Location, ...]] = {}
         self.legality_verdicts: BoundedCache = BoundedCache(200_000)
@@ -496,7 +498,7 @@ class Variant:
         return f"{self.map.provinces[province].name} is not a free supply centre where {power} may build"
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
-        return tuple([t for t in self.unit_types if t.mobility is Mobility.LAND or t.mobility is Mobility.SEA])
+        return self._armies_and_fleets
 
     def buildable_types_at(self, position: Position, power: str, province: str) -> tuple[UnitType, ...]:
         """``buildable_types`` where the answer depends on the board (a province that raises one
