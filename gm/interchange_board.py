@@ -65,18 +65,31 @@ class Memo:
         self.centres: dict[str, str] = {}
         self.locations: dict[str, Location] = {}
         self.phases: dict[str, Phase] = {}
-        self.texts: dict[object, str] = {}
+        self.texts: dict[Unit, str] = {}
+        # Orders' texts by the order's identity: an order's hash is Python code (a dataclass's),
+        # and the orders results name are mostly the very objects the grammar's cache gave.
+        # Each entry keeps its order alive, so an id found with its own order is that order's.
+        self.order_texts: dict[int, tuple[Order, str]] = {}
         # The centres of the last position read, and the document's values for them when the
         # document wrote them as a result writes them: a phase that changes no ownership
         # writes them back as they came.
         self.centres_read: tuple[Mapping[str, str], dict[str, list[str]]] = (MappingProxyType({}), {})
 
-    def text(self, thing: object) -> str:
-        """``str(thing)`` of a unit or an order (immutable values, hashed in C or by their fields)."""
-        text = self.texts.get(thing)
+    def text(self, unit: Unit) -> str:
+        """``str(unit)`` (a named tuple: hashed in C)."""
+        text = self.texts.get(unit)
         if text is None:
-            text = str(thing)
-            _keep(self.texts, thing, text)
+            text = str(unit)
+            _keep(self.texts, unit, text)
+        return text
+
+    def order_text(self, order: Order) -> str:
+        """``str(order)`` (orders are immutable)."""
+        kept = self.order_texts.get(id(order))
+        if kept is not None and kept[0] is order:
+            return kept[1]
+        text = str(order)
+        _keep(self.order_texts, id(order), (order, text))
         return text
 
 
@@ -129,14 +142,15 @@ class BoardReader:
         return canonical
 
     def per_power(self, section: object, what: str) -> list[tuple[str, list[Any]]]:
+        pairs: dict[Any, Any]  # a dict: iterated as one when compiled
         if isinstance(section, dict):
-            pairs = section.items()
+            pairs = section
         elif isinstance(section, Mapping):
-            pairs = dict(section).items()
+            pairs = dict(section)
         else:
             raise InterchangeError(f"{what} must be an object of power names to lists")
         found: list[tuple[str, list[Any]]] = []
-        for name, items in pairs:
+        for name, items in pairs.items():
             if not isinstance(items, list):
                 raise InterchangeError(f"{what} of {name} must be a list")
             found.append((self.power(name), items))
@@ -194,7 +208,9 @@ class BoardReader:
         for power, items in self.per_power(section, "units"):
             met = self._units_of(power)
             for text in items:
-                known = self._known(power, text, met)
+                known = met.get(text) if isinstance(text, str) else None
+                if known is None:
+                    known = self._known(power, text, met)
                 key = known.key
                 if in_order and keys and key < keys[-1]:
                     in_order = False
@@ -316,7 +332,7 @@ def write_result(variant: Variant, phase: Phase, lines: list[tuple[str, str, Ord
         "centers": _centres_written(following.centres, memo),
         "next_phase": str(following.phase),
         "winner": report.winner,
-        "extra": dict(following.extra),
+        "extra": following.extra.copy(),  # type: ignore[attr-defined]  # a read-only dict's own copy
     }
     if resolved.second_moves:
         pending: dict[str, list[dict[str, Any]]] = {}
@@ -360,9 +376,9 @@ def _result_entry(result: OrderResult, memo: Memo) -> dict[str, Any]:
     unit_text = None if unit is None else memo.text(unit)
     entry: dict[str, Any]
     if result.succeeded:
-        entry = {"order": memo.text(result.order), "unit": unit_text, "outcome": "succeeds"}
+        entry = {"order": memo.order_text(result.order), "unit": unit_text, "outcome": "succeeds"}
     else:
-        entry = {"order": memo.text(result.order), "unit": unit_text, "outcome": "fails",
+        entry = {"order": memo.order_text(result.order), "unit": unit_text, "outcome": "fails",
                  "reason": result.reason_text or "fails"}
     if result.notes:
         entry["notes"] = list(result.notes)
@@ -371,14 +387,19 @@ def _result_entry(result: OrderResult, memo: Memo) -> dict[str, Any]:
 
 def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {}
+    power = ""
+    texts: list[str] = []
     for unit in units:
-        text = memo.text(unit)
-        items = result.get(unit.power)
-        if items is None:
-            result[unit.power] = [text]
-        else:
-            items.append(text)
-    return {power: sorted(result[power]) for power in sorted(result)}
+        if unit.power != power:  # a board's units come power by power: a dict asked once a power
+            power = unit.power
+            found = result.get(power)
+            if found is None:
+                found = result[power] = []
+            texts = found
+        texts.append(memo.text(unit))
+    for texts in result.values():
+        texts.sort()
+    return {power: result[power] for power in sorted(result)}
 
 
 def _centres_written(centres: Mapping[str, str], memo: Memo) -> dict[str, list[str]]:
