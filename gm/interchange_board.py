@@ -20,7 +20,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult, Reason, Roll
-from gm.domain.phases import Phase
+from gm.domain.phases import Phase, PhaseKind
 from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit, UnitType
 
@@ -115,7 +115,11 @@ class BoardReader:
         self.variant = variant
         self.spelling = spelling
         self.memo = memo_of(variant)
-        self._centres_written: dict[str, list[str]] | None = None  # by ``centres``, for ``position``
+        # What ``centres`` and ``units`` counted as they read, for ``position`` (gm.adjudicator's
+        # Variant.know_counts): the centres as written by power, the units read, by power, and
+        # the provinces they stand in.
+        self._centres_written: dict[str, list[str]] | None = None
+        self._units_read: tuple[list[Unit], dict[str, int], set[str]] | None = None
 
     def phase(self, text: object) -> Phase:
         key = text if isinstance(text, str) else str(text)
@@ -205,8 +209,10 @@ class BoardReader:
         keys: list[str] = []
         in_order = True
         provinces: set[str] = set()
+        held: dict[str, int] = {}
         for power, items in self.per_power(section, "units"):
             met = self._units_of(power)
+            held[power] = held.get(power, 0) + len(items)
             for text in items:
                 known = met.get(text) if isinstance(text, str) else None
                 if known is None:
@@ -219,9 +225,10 @@ class BoardReader:
                 provinces.add(known.province)
         if len(provinces) < len(units):  # some share a province
             self._check_stacks(units, sides)
-        if in_order:
-            return units
-        return [units[i] for i in sorted(range(len(units)), key=keys.__getitem__)]
+        if not in_order:
+            units = [units[i] for i in sorted(range(len(units)), key=keys.__getitem__)]
+        self._units_read = (units, held, provinces)
+        return units
 
     def _check_stacks(self, units: list[Unit], sides: Mapping[str, str] | None) -> None:
         by_province: dict[str, list[Unit]] = {}
@@ -294,12 +301,16 @@ class BoardReader:
                  second_moves: tuple[PendingMove, ...]) -> Position:
         """The position read: ``units`` as ``units`` gives them, in order; the centres and extra
         made read-only as they are, not copied."""
-        held = MappingProxyType(centres)
+        position = Position(phase, tuple(units), MappingProxyType(centres), dislodged, MappingProxyType(extra),
+                            second_moves)
         written = self._centres_written
         if written is not None:
-            self.memo.centres_read = (held, written)
-            self.variant.know_centres_held(held, {power: len(provinces) for power, provinces in written.items()})
-        return Position(phase, tuple(units), held, dislodged, MappingProxyType(extra), second_moves)
+            self.memo.centres_read = (position.centres, written)
+            self.variant.know_centres_held(position, {power: len(provinces) for power, provinces in written.items()})
+        read = self._units_read
+        if read is not None and read[0] is units and phase.kind is PhaseKind.ADJUSTMENTS:  # what builds count
+            self.variant.know_units_held(position, read[1], read[2])
+        return position
 
 
 def write_result(variant: Variant, phase: Phase, lines: list[tuple[str, str, Order | None, str]],

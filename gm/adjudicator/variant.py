@@ -8,6 +8,7 @@ province or season itself; see docs/design/variants.md for how each kind of rule
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -88,10 +89,12 @@ class Variant:
         # The units last asked about by ``build_sites`` (an adjustment phase asks once for each
         # power of the same position) and the provinces they occupy: one value, so that threads
         # sharing the variant never see one position's units with another's provinces.
-        self._occupied: tuple[tuple[Unit, ...], frozenset[str]] = ((), frozenset())
+        self._occupied: tuple[tuple[Unit, ...], AbstractSet[str]] = ((), frozenset())
         # The centres last counted by power and the counts (the builds of a phase and the look
-        # for a winner after it count the same centres): one value, as ``_occupied``.
+        # for a winner after it count the same centres), and the same of the units that need
+        # supply: each one value, as ``_occupied``.
         self._counted: tuple[Mapping[str, str], dict[str, int]] = (MappingProxyType({}), {})
+        self._supplied_counted: tuple[tuple[Unit, ...], dict[str, int]] = ((), {})
         # What other layers build from the variant once and keep with it (the order grammar).
         self.memo: dict[str, object] = {}
         # Rules a subclass switches on in its own __init__ (after calling this one):
@@ -440,7 +443,7 @@ class Variant:
         """Each power's supply centres less its units that need supply: what it builds (positive)
         or removes (negative) in the standard rules."""
         centres = self._centres_held(position)
-        units = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
+        units = self._supplied_held(position)
         return [(power, centres.get(power, 0) - units.get(power, 0)) for power in self.map.powers]
 
     def shown_adjustments(self, position: Position) -> list[Adjustment]:
@@ -463,7 +466,7 @@ class Variant:
         occupied = self._occupied_provinces(position)
         return frozenset([c for c in home if position.centres.get(c) == power and c not in occupied])
 
-    def _occupied_provinces(self, position: Position) -> frozenset[str]:
+    def _occupied_provinces(self, position: Position) -> AbstractSet[str]:
         units, occupied = self._occupied
         if units is not position.units:
             occupied = frozenset([u.location.province for u in position.units])
@@ -479,11 +482,27 @@ class Variant:
             self._counted = (position.centres, counts)
         return counts
 
-    def know_centres_held(self, centres: Mapping[str, str], counts: dict[str, int]) -> None:
+    def _supplied_held(self, position: Position) -> dict[str, int]:
+        """How many units that need supply each power has (not to be changed), as ``_centres_held``."""
+        units, counts = self._supplied_counted
+        if units is not position.units:
+            counts = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
+            self._supplied_counted = (position.units, counts)
+        return counts
+
+    def know_centres_held(self, position: Position, counts: dict[str, int]) -> None:
         """Told by a reader that counted the centres of a position it made by owner as it read
-        them (``counts`` must be those of ``centres``, a position's read-only mapping): builds
-        and the look for a winner then do not count them again."""
-        self._counted = (centres, counts)
+        them (``counts`` must be the position's): builds and the look for a winner then do not
+        count them again."""
+        self._counted = (position.centres, counts)
+
+    def know_units_held(self, position: Position, counts: dict[str, int], occupied: AbstractSet[str]) -> None:
+        """Told by a reader that counted the units of a position it made by power as it read
+        them, and the provinces they stand in (which must be the position's and not change):
+        builds then count none of it again."""
+        if type(self).supplied is Variant.supplied:  # every unit needs supply: the units counted are
+            self._supplied_counted = (position.units, counts)
+        self._occupied = (position.units, occupied)
 
     def builds_refusal(self, position: Position, power: str, count: int) -> str:
         """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),
