@@ -456,6 +456,16 @@ def whole_path_by_kind(by_kind: dict[PhaseKind, list[Sample]], rounds: int, mila
             line += (f"  MILA {statistics.median(mila_times):.3f} ms: {ratio:.1f}x;"
                      f"  MILA's whole job {statistics.median(setup_times):.3f} ms: {whole:.1f}x")
         lines.append(line)
+        seasons = sorted({sample.position.phase.season_index for sample in found})
+        if mila and len(seasons) > 1:  # a kind met in several seasons: each apart (a Fall retreat also plans the winter)
+            parts = []
+            for season in seasons:
+                mine = [i for i, sample in enumerate(found) if sample.position.phase.season_index == season]
+                season_ratio = statistics.median(mila_times[i] / gm_times[i] for i in mine)
+                parts.append(f"{found[mine[0]].position.phase.season} {len(mine)} phases gm "
+                             f"{statistics.median(gm_times[i] for i in mine):.3f} ms, MILA "
+                             f"{statistics.median(mila_times[i] for i in mine):.3f} ms: {season_ratio:.1f}x")
+            lines.append("      by season: " + "; ".join(parts))
     return "\n".join(lines)
 
 

@@ -420,7 +420,8 @@ class Variant:
 
     def supplied(self, unit: Unit) -> bool:
         """Does the unit need a supply centre (count in adjustments, and may be removed for
-        supply)? A leader or a garrison may not."""
+        supply)? A leader or a garrison may not. Of the unit alone: the counts made from it are
+        kept with the units counted."""
         return True
 
     def kept_by_choice(self, unit: Unit) -> bool:
