@@ -73,5 +73,5 @@ class OrderResult:
         if self.reason is None:
             return None
         if self.detail:
-            return f"{self.reason.value}: {self.detail}"
-        return self.reason.value
+            return f"{self.reason._value_}: {self.detail}"  # ``value`` is a Python property, ten times slower
+        return self.reason._value_
