@@ -115,8 +115,8 @@ class BoardReader:
         self.variant = variant
         self.spelling = spelling
         self.memo = memo_of(variant)
-        # What ``centres`` and ``units`` counted as they read, for ``position`` (gm.adjudicator's
-        # Variant.know_counts): the centres as written by power, the units read, by power, and
+        # What ``centres`` and ``units`` counted as they read, for ``position`` to tell the variant
+        # (Variant.know_centres_held, know_units_held): the centres as written by power, the units read, by power, and
         # the provinces they stand in.
         self._centres_written: dict[str, list[str]] | None = None
         self._units_read: tuple[list[Unit], dict[str, int], set[str]] | None = None
@@ -214,9 +214,7 @@ class BoardReader:
             met = self._units_of(power)
             held[power] = held.get(power, 0) + len(items)
             for text in items:
-                known = met.get(text) if isinstance(text, str) else None
-                if known is None:
-                    known = self._known(power, text, met)
+                known = self._known(power, text, met)
                 key = known.key
                 if in_order and keys and key < keys[-1]:
                     in_order = False
@@ -398,19 +396,14 @@ def _result_entry(result: OrderResult, memo: Memo) -> dict[str, Any]:
 
 def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {}
-    power = ""
-    texts: list[str] = []
     for unit in units:
-        if unit.power != power:  # a board's units come power by power: a dict asked once a power
-            power = unit.power
-            found = result.get(power)
-            if found is None:
-                found = result[power] = []
-            texts = found
-        texts.append(memo.text(unit))
-    for texts in result.values():
-        texts.sort()
-    return {power: result[power] for power in sorted(result)}
+        text = memo.text(unit)
+        items = result.get(unit.power)
+        if items is None:
+            result[unit.power] = [text]
+        else:
+            items.append(text)
+    return {power: sorted(result[power]) for power in sorted(result)}
 
 
 def _centres_written(centres: Mapping[str, str], memo: Memo) -> dict[str, list[str]]:

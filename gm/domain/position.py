@@ -68,7 +68,7 @@ class Position:
     def centres_dict(self) -> dict[str, str]:
         """The centres as a new dict, to change: the read-only mapping's own copy (``dict()`` of
         the mapping reads it key by key, ten times slower)."""
-        return self.centres.copy()  # type: ignore[attr-defined]  # a MappingProxyType (__post_init__)
+        return self.centres.copy()  # type: ignore[attr-defined]  # a MappingProxyType (the constructor)
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]

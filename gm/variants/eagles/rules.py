@@ -395,7 +395,6 @@ class Eagles(Variant):
 
     def _barbarian_lands(self, effects: Effects, outcome: MovementOutcome, position: Position) -> MovementOutcome:
         state = EaglesState.of(position)
-        phase = effects.phase
         units = list(outcome.units)
         destroyed: list[tuple[Unit, str]] = []
         waiting: list[tuple[str, str]] = []

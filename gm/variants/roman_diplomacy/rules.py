@@ -43,7 +43,7 @@ from typing import Any
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
-from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome, Ruling
+from gm.adjudicator.rulings import MoveChecks, MovementOutcome, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Disband, Hold, MoveInRounds, Order, SupportMove
