@@ -9,7 +9,7 @@ variant; everything met is kept in the variant's ``Memo``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -43,14 +43,50 @@ _MEMO_LIMIT = 4096
 
 
 class Known:
-    """A unit as a document writes it: the unit, and its sort key. The key orders units as
-    ``sorted_units`` does (power, province, coast), written as one string, which compares in a
-    fraction of the time of a tuple (no id or name holds a NUL)."""
+    """A unit as a document writes it: the unit, and its rank, a whole number that orders units
+    as ``sorted_units`` does (power, province, coast) and that native code compares, where a key
+    of three strings would be compared by the interpreter's sort."""
 
-    def __init__(self, unit: Unit) -> None:
+    rank: int
+
+    def __init__(self, unit: Unit, rank: int) -> None:
         self.unit = unit
         self.province = unit.location.province
-        self.key = f"{unit.power}\0{self.province}\0{unit.location.coast or ''}"
+        self.rank = rank
+        self.text = str(unit)  # as results write it
+
+
+class Ranks:
+    """What units' ranks are made of: a number for each place (province and coast) of the map,
+    in their order, and a base for each power, by name, above all places. Powers are numbered as
+    they are met (a variant may let players name their powers), all again in name order when a
+    new one comes."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.provinces = _numbered(variant.map.provinces)
+        self.coasts = _numbered(["", *[c for province in variant.map.provinces.values() for c in province.coasts]])
+        self.places = len(self.provinces) * len(self.coasts)
+        self.bases: dict[str, int] = {}
+
+    def of(self, unit: Unit) -> int:
+        location = unit.location
+        province = self.provinces.get(location.province)
+        coast = self.coasts.get(location.coast or "")
+        if province is None or coast is None:  # the grammar reads no such place
+            raise InterchangeError(f"unit {unit} of {unit.power}: not a place on the map of this variant")
+        return self.bases[unit.power] + province * len(self.coasts) + coast
+
+    def number(self, power: str) -> bool:
+        """Gives ``power`` its base; whether that numbered the powers again."""
+        if power in self.bases:
+            return False
+        names = sorted({*self.bases, power}) if len(self.bases) < _MEMO_LIMIT else [power]
+        self.bases = {name: number * self.places for number, name in enumerate(names)}
+        return True
+
+
+def _numbered(names: Iterable[str]) -> dict[str, int]:
+    return {name: number for number, name in enumerate(sorted(set(names)))}
 
 
 class Memo:
@@ -59,7 +95,8 @@ class Memo:
     names as written, units as written by power, centres and places as written, phases as
     written, and the text of units and orders (``str``, which the results print)."""
 
-    def __init__(self) -> None:
+    def __init__(self, variant: Variant) -> None:
+        self.ranks = Ranks(variant)  # the units' order
         self.powers: dict[str, str] = {}
         self.units: dict[str, dict[str, Known]] = {}  # canonical power -> text as written -> unit
         self.centres: dict[str, str] = {}
@@ -74,6 +111,9 @@ class Memo:
         # document wrote them as a result writes them: a phase that changes no ownership
         # writes them back as they came.
         self.centres_read: tuple[Mapping[str, str], dict[str, list[str]]] = (MappingProxyType({}), {})
+        # The units of the last position read, in its order: most stay on the board, and in
+        # that order, so writing the units after the phase finds each one's text by identity.
+        self.units_read: list[Known] = []
 
     def text(self, unit: Unit) -> str:
         """``str(unit)`` (a named tuple: hashed in C)."""
@@ -97,7 +137,7 @@ def memo_of(variant: Variant) -> Memo:
     memo = variant.memo.get(_MEMO_KEY)
     if isinstance(memo, Memo):
         return memo
-    made = Memo()
+    made = Memo(variant)
     variant.memo[_MEMO_KEY] = made
     return made
 
@@ -173,10 +213,16 @@ class BoardReader:
     def _known(self, power: str, text: object, met: dict[str, Known]) -> Known:
         known = met.get(text) if isinstance(text, str) else None
         if known is None:
-            known = Known(self._new_unit(power, text))
+            unit = self._new_unit(power, text)
+            known = Known(unit, self._rank(unit))
             if isinstance(text, str):
                 _keep(met, text, known)
         return known
+
+    def _rank(self, unit: Unit) -> int:
+        if self.memo.ranks.number(unit.power):  # a power not met before
+            self.memo.units.clear()  # units known keep the ranks they were given
+        return self.memo.ranks.of(unit)
 
     def location(self, text: object) -> Location:
         if not isinstance(text, str):
@@ -203,29 +249,37 @@ class BoardReader:
         raise InterchangeError(f"unit {text!r}: a {unit_type.name} cannot stand in {province.name}")
 
     def units(self, section: object, sides: Mapping[str, str] | None = None) -> list[Unit]:
-        """The units in their order on the board (``sorted_units``): as a position's units are
-        written they are in it already, else they are sorted by the keys kept with them."""
-        units: list[Unit] = []
-        keys: list[str] = []
-        in_order = True
+        """The units in their order on the board (``sorted_units``), as written where that is
+        the order: each unit read is put in its place among those before it, found from the end
+        (units come power by power, so few are out of place, and each moves a few places)."""
+        blocks = self.per_power(section, "units")
+        for power, _ in blocks:  # before any unit is read: a new power numbers all powers again
+            if self.memo.ranks.number(power):
+                self.memo.units.clear()
+        read: list[Known] = []
+        last = -1
         provinces: set[str] = set()
         held: dict[str, int] = {}
-        for power, items in self.per_power(section, "units"):
+        for power, items in blocks:
             met = self._units_of(power)
             held[power] = held.get(power, 0) + len(items)
             for text in items:
                 known = self._known(power, text, met)
-                key = known.key
-                if in_order and keys and key < keys[-1]:
-                    in_order = False
-                units.append(known.unit)
-                keys.append(key)
                 provinces.add(known.province)
+                rank = known.rank
+                if rank >= last:
+                    read.append(known)
+                    last = rank
+                    continue
+                place = len(read) - 1
+                while place > 0 and read[place - 1].rank > rank:
+                    place -= 1
+                read.insert(place, known)
+        units = [known.unit for known in read]
         if len(provinces) < len(units):  # some share a province
             self._check_stacks(units, sides)
-        if not in_order:
-            units = [units[i] for i in sorted(range(len(units)), key=keys.__getitem__)]
         self._units_read = (units, held, provinces)
+        self.memo.units_read = read
         return units
 
     def _check_stacks(self, units: list[Unit], sides: Mapping[str, str] | None) -> None:
@@ -394,10 +448,23 @@ def _result_entry(result: OrderResult, memo: Memo) -> dict[str, Any]:
     return entry
 
 
+_LOOK_AHEAD = 4  # units read that may leave the board one after another, for the rest to be found
+
+
 def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {}
+    read = memo.units_read
+    count = len(read)
+    at = 0  # where to look for the next unit among those read: the units that stay keep their order
     for unit in units:
-        text = memo.text(unit)
+        found = at
+        while found < count and found < at + _LOOK_AHEAD and read[found].unit is not unit:
+            found += 1  # past units read that left the board
+        if found < count and found < at + _LOOK_AHEAD:
+            text = read[found].text
+            at = found + 1
+        else:  # a unit that moved, retreated or was built
+            text = memo.text(unit)
         items = result.get(unit.power)
         if items is None:
             result[unit.power] = [text]

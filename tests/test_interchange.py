@@ -187,3 +187,39 @@ def test_units_in_any_order_are_read_in_board_order() -> None:
     position = interchange.read_request(document, CATALOG).position
     assert position.units == sorted_units(position.units)
     assert [str(u) for u in position.units] == ["A BUD", "F TRI", "A VIE", "A MOS", "F STP/SC", "F ANK", "A SMY"]
+
+
+def test_a_power_named_later_is_ordered_by_its_name_among_the_powers_read_before() -> None:
+    """Units are ordered by power, province and coast; where players name their powers, a power
+    first met after others still takes its place by name, in this document and the next."""
+    from gm.domain.position import sorted_units
+    from tests.engine.deltas import Rounds  # any empire name is a power there
+
+    variant = Rounds()
+
+    class Catalog:
+        def get(self, name: str) -> Rounds:
+            return variant
+
+    def read(units: dict[str, list[str]], dislodged: dict | None = None) -> list[str]:
+        document = {"variant": "rounds", "phase": "S100M", "units": units, "dislodged": dislodged or {}}
+        position = interchange.read_request(document, Catalog()).position  # type: ignore[arg-type]
+        assert position.units == sorted_units(position.units)
+        return [f"{u.power} {u}" for u in position.units]
+
+    assert read({"Sparta": ["F LON", "A EDI"]}) == ["Sparta A EDI", "Sparta F LON"]
+    assert read({"Sparta": ["A EDI", "F LON"], "Athens": ["A WAL"], "Zakros": ["F NTH"]},
+                {"Argos": [{"unit": "A YOR", "retreats": []}]}) == [
+        "Athens A WAL", "Sparta A EDI", "Sparta F LON", "Zakros F NTH"]
+    # Argos was met among the dislodged: it now sorts before Athens as well.
+    assert read({"Zakros": ["F NTH"], "Sparta": ["F LON"], "Argos": ["A YOR"], "Athens": ["A WAL"]}) == [
+        "Argos A YOR", "Athens A WAL", "Sparta F LON", "Zakros F NTH"]
+
+
+def test_units_on_coasts_keep_the_board_order() -> None:
+    units = {"Russia": ["F STP/SC", "A MOS", "A WAR", "F SEV"], "England": ["F NWY", "F BAR", "F SPA/NC"]}
+    document = {"variant": "standard", "phase": "S1901M", "units": units}
+    position = interchange.read_request(document, CATALOG).position
+    assert [f"{u.power} {u}" for u in position.units] == [
+        "England F BAR", "England F NWY", "England F SPA/NC", "Russia A MOS", "Russia F SEV", "Russia F STP/SC",
+        "Russia A WAR"]
