@@ -9,7 +9,6 @@ written by gm.interchange_board (compiled); here the variant, the orders and the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,7 @@ from gm.domain.geography import Location
 from gm.domain.orders import Order
 from gm.domain.position import Position
 from gm.domain.units import UnitType
-from gm.interchange_board import BoardReader, InterchangeError, write_result
+from gm.interchange_board import BoardReader, InterchangeError, is_mapping, write_result
 from gm.orders import OrderGrammar, OrderSyntaxError, Severity
 from gm.orders.parser import read_line
 from gm.variants.catalog import UnknownVariant, VariantCatalog
@@ -106,7 +105,7 @@ def encode_result(result: dict[str, Any]) -> str:
 
 
 def read_request(document: Any, catalog: VariantCatalog) -> Request:
-    if not isinstance(document, Mapping):
+    if not is_mapping(document):
         raise InterchangeError("a position must be a JSON object")
     try:
         variant = catalog.get(str(document.get("variant", "")))
@@ -116,7 +115,7 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
     board = BoardReader(variant, _Spelling(grammar))
     phase = board.phase(document.get("phase", ""))
     extra = document.get("extra") or {}
-    if not isinstance(extra, Mapping):
+    if not is_mapping(extra):
         raise InterchangeError("extra must be a JSON object (the variant's state)")
     # Powers that fight as one may share provinces as one power (Variant.sides_share): a side
     # is read from the variant's state alone.

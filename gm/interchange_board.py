@@ -38,6 +38,12 @@ class Spelling(Protocol):
     def location(self, text: object) -> Location: ...
 
 
+def is_mapping(value: object) -> bool:
+    """``isinstance(value, Mapping)``, a dict (as JSON gives) told at once: the check against the
+    abstract class runs Python code."""
+    return isinstance(value, dict) or isinstance(value, Mapping)
+
+
 _MEMO_KEY = "interchange"  # where a variant keeps its Memo (Variant.memo)
 _MEMO_LIMIT = 4096
 
@@ -323,7 +329,7 @@ class BoardReader:
         result: list[Dislodgement] = []
         for power, items in self.per_power(section, "dislodged"):
             for item in items:
-                if not isinstance(item, Mapping) or "unit" not in item:
+                if not is_mapping(item) or "unit" not in item:
                     raise InterchangeError(f"dislodged units of {power} must be objects with 'unit'")
                 unit = self.unit(power, item["unit"])
                 options: list[Location] = []
@@ -342,7 +348,7 @@ class BoardReader:
         moves: list[PendingMove] = []
         for power, items in self.per_power(section, "second_moves"):
             for item in items:
-                if not isinstance(item, Mapping) or "unit" not in item or not isinstance(item.get("then"), list):
+                if not is_mapping(item) or "unit" not in item or not isinstance(item.get("then"), list):
                     raise InterchangeError(f"second moves of {power} must be objects with 'unit' and 'then' (a list)")
                 path = tuple([self.location(t) for t in item["then"]])
                 moves.append(PendingMove(self.unit(power, item["unit"]), path))
