@@ -61,18 +61,29 @@ def run_tick(args: argparse.Namespace) -> int:
         app.close()
 
 
-class _Stopped(Exception):
-    """SIGTERM while the daemon was starting up (before its event loop took the signal over)."""
+class _Stopped(BaseException):
+    """SIGTERM while the daemon was starting up (before its event loop took the signal over).
+    Not an ``Exception``: code that catches every error (a database probe, a library) lets it by."""
 
 
-def _stop_while_starting(signum: int, frame: object) -> None:
-    log.info("%s received: stopping", signal.Signals(signum).name)
-    raise _Stopped
+class _StopWhileStarting:
+    """Takes SIGTERM until the event loop does: stops the start where it is, and remembers the
+    request in case the code that met it swallowed even that."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if not self.requested:
+            log.info("%s received: stopping", signal.Signals(signum).name)
+        self.requested = True
+        raise _Stopped
 
 
 def run_daemon(args: argparse.Namespace) -> int:
     # A stop that comes while gm starts (a slow start on a busy host) ends it as cleanly as later.
-    signal.signal(signal.SIGTERM, _stop_while_starting)
+    stop = _StopWhileStarting()
+    signal.signal(signal.SIGTERM, stop)
     app: App | None = None
     try:
         config = config_from(args)
@@ -83,6 +94,8 @@ def run_daemon(args: argparse.Namespace) -> int:
         log.info("schema at %s", current_revision(app.db.engine))
         _say_role(app, args.interval)
         daemon = app.daemon()
+        if stop.requested:
+            raise _Stopped
         if args.once:
             asyncio.run(daemon.once())
             return 0

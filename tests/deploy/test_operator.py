@@ -186,3 +186,43 @@ def test_a_stop_while_the_daemon_starts_ends_it_as_cleanly_as_later(tmp_path: Pa
     assert daemon.returncode == 0, err.decode()
     assert "SIGTERM received: stopping" in said and said.rstrip().endswith("gm run stopped"), said
     assert not err.strip(), err.decode()  # no traceback
+
+
+@pytest.mark.parametrize("swallowed_by", [Exception, BaseException])
+def test_a_stop_that_code_starting_up_swallows_still_stops_the_daemon(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        swallowed_by: type[BaseException]) -> None:
+    """The signal may land in code that catches every error (a database probe that treats any
+    failure as "no schema yet", a library): gm stops all the same, before serving anything."""
+    from gm.cli import run_cmd, startup
+    from gm.cli.main import build_parser
+
+    summary = startup.summary
+
+    def summary_meeting_the_signal(config: object) -> list[str]:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.5)  # the handler runs here, in this thread
+        except swallowed_by:
+            pass
+        return summary(config)  # type: ignore[arg-type]
+
+    served: list[object] = []
+
+    async def serve(daemon: object, interval: float) -> None:
+        served.append(daemon)
+
+    monkeypatch.setattr(startup, "summary", summary_meeting_the_signal)
+    monkeypatch.setattr(run_cmd, "_serve", serve)
+    config = tmp_path / "gm.yaml"
+    config.write_text(f"home: {tmp_path / 'var'}\n")
+    args = build_parser("run").parse_args(["--config", str(config), "run"])
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        with caplog.at_level("INFO", logger="gm.run"):
+            assert run_cmd.run_daemon(args) == 0
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert not served
+    said = caplog.text
+    assert said.count("SIGTERM received: stopping") == 1 and said.rstrip().endswith("gm run stopped"), said
