@@ -18,6 +18,7 @@ COMPILED = [
     "gm/adjudicator/steps.py",
     "gm/adjudicator/retreats.py",
     "gm/adjudicator/dice.py",
+    "gm/adjudicator/phaselog.py",  # one per phase: what the phase rolled and announced
     "gm/adjudicator/convoys.py",
     "gm/adjudicator/adjustments.py",  # builds and removals (gm adjudicate: 0.111 to 0.097 ms an adjustment phase)
     "gm/adjudicator/variant.py",  # the standard rules every variant starts from
