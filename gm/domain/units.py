@@ -57,4 +57,9 @@ class Unit(NamedTuple):
         return f"{self.type.letter} {self.location}"
 
     def moved_to(self, location: Location) -> Unit:
-        return Unit(self.power, self.type, location)
+        # The tuple made directly: a named tuple's own constructor is Python code, and the
+        # adjudicator moves units on every phase.
+        return _make(Unit, (self.power, self.type, location))
+
+
+_make = tuple.__new__
