@@ -82,12 +82,14 @@ class Ranks:
             raise InterchangeError(f"unit {unit} of {unit.power}: not a place on the map of this variant")
         return self.bases[unit.power] + province * len(self.coasts) + coast
 
-    def number(self, power: str) -> bool:
-        """Gives ``power`` its base; whether that numbered the powers again."""
-        if power in self.bases:
+    def number(self, powers: Iterable[str]) -> bool:
+        """Gives each of ``powers`` its base; whether that numbered the powers again (at most
+        ``_MEMO_LIMIT`` are kept: past that, only these)."""
+        new = [power for power in powers if power not in self.bases]
+        if not new:
             return False
-        names = sorted({*self.bases, power}) if len(self.bases) < _MEMO_LIMIT else [power]
-        self.bases = {name: number * self.places for number, name in enumerate(names)}
+        names = {*self.bases, *new} if len(self.bases) + len(new) <= _MEMO_LIMIT else {*powers}
+        self.bases = {name: number * self.places for number, name in enumerate(sorted(names))}
         return True
 
 
@@ -113,9 +115,9 @@ class Memo:
         # and the orders results name are mostly the very objects the grammar's cache gave.
         # Each entry keeps its order alive, so an id found with its own order is that order's.
         self.order_texts: dict[int, tuple[Order, str]] = {}
-        # The centres of the last position read, and the document's values for them when the
-        # document wrote them as a result writes them: a phase that changes no ownership
-        # writes them back as they came.
+        # The centres of the last position read, and each power's as the document gave them
+        # when it gave each power and each centre once: a phase that changes no ownership
+        # writes them back from there.
         self.centres_read: tuple[Mapping[str, str], dict[str, list[str]]] = (MappingProxyType({}), {})
         # The units of the last position read, in its order: most stay on the board, and in
         # that order, so writing the units after the phase finds each one's text by identity.
@@ -226,8 +228,8 @@ class BoardReader:
         return known
 
     def _rank(self, unit: Unit) -> int:
-        if self.memo.ranks.number(unit.power):  # a power not met before
-            self.memo.units.clear()  # units known keep the ranks they were given
+        if self.memo.ranks.number((unit.power,)):  # a power not met before (see ``units``)
+            self.memo.units.clear()
         return self.memo.ranks.of(unit)
 
     def location(self, text: object) -> Location:
@@ -259,9 +261,8 @@ class BoardReader:
         the order: each unit read is put in its place among those before it, found from the end
         (units come power by power, so few are out of place, and each moves a few places)."""
         blocks = self.per_power(section, "units")
-        for power, _ in blocks:  # before any unit is read: a new power numbers all powers again
-            if self.memo.ranks.number(power):
-                self.memo.units.clear()
+        if self.memo.ranks.number([power for power, _ in blocks]):  # before any unit is read
+            self.memo.units.clear()  # units known keep the ranks they were given
         read: list[Known] = []
         last = -1
         provinces: set[str] = set()
@@ -300,8 +301,8 @@ class BoardReader:
     def centres(self, section: object) -> dict[str, str]:
         centres: dict[str, str] = {}
         known = self.memo.centres
-        written: dict[str, list[str]] = {}  # as a result writes them (but for the powers' order), if the section does
-        in_order = True  # each power once, its centres in order, each centre once
+        written: dict[str, list[str]] = {}  # each power's, to write back if no owner changes
+        once = True  # each power and each centre came once
         count = 0
         for power, items in self.per_power(section, "centers"):
             provinces: list[str] = []
@@ -314,15 +315,12 @@ class BoardReader:
                     if isinstance(text, str):
                         _keep(known, text, province)
                 centres[province] = power
-                if provinces and province <= provinces[-1]:
-                    in_order = False
                 provinces.append(province)
             if provinces:
-                if power in written:
-                    in_order = False
+                once = once and power not in written
                 written[power] = provinces
                 count += len(provinces)
-        self._centres_written = written if in_order and count == len(centres) else None
+        self._centres_written = written if once and count == len(centres) else None
         return centres
 
     def dislodged(self, section: object) -> tuple[Dislodgement, ...]:
@@ -464,9 +462,10 @@ def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]
     at = 0  # where to look for the next unit among those read: the units that stay keep their order
     for unit in units:
         found = at
-        while found < count and found < at + _LOOK_AHEAD and read[found].unit is not unit:
+        end = min(count, at + _LOOK_AHEAD)
+        while found < end and read[found].unit is not unit:
             found += 1  # past units read that left the board
-        if found < count and found < at + _LOOK_AHEAD:
+        if found < end:
             text = read[found].text
             at = found + 1
         else:  # a unit that moved, retreated or was built
@@ -481,8 +480,8 @@ def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]
 
 def _centres_written(centres: Mapping[str, str], memo: Memo) -> dict[str, list[str]]:
     read, written = memo.centres_read
-    if centres is read:  # the very centres of the position read, which wrote them so
-        return {power: list(written[power]) for power in sorted(written)}
+    if centres is read:  # the very centres of the position read, each power's as the document gave them
+        return {power: sorted(written[power]) for power in sorted(written)}
     return _centres_by_power(centres)
 
 

@@ -162,11 +162,25 @@ def _adjustments_with(centres: dict[str, list[str]]) -> dict:
     {"France": ["PAR", "BRE", "MAR"], "England": ["LON"]},  # out of order
     {"France": ["BRE", "MAR"], "england": ["LON"], "FRANCE": ["PAR"]},  # a power twice, in two spellings
     {"France": ["BRE", "MAR", "PAR", "LON"], "England": ["LON"]},  # a centre twice: the last owner holds it
+    {"France": ["BRE", "BRE", "MAR", "PAR"], "England": ["LON"]},  # twice for one power
+    {"France": ["Brest", "mar", "PAR"], "England": ["london"]},  # by name, in lower case
+    {"France": ["BRE", "MAR", "PAR"], "England": ["LON"], "Germany": []},  # a power with none
 ])
 def test_unchanged_centres_come_back_as_results_write_them(centres: dict[str, list[str]]) -> None:
     result = _adjustments_with(centres)
     assert result["centers"] == {"England": ["LON"], "France": ["BRE", "MAR", "PAR"]}
     assert list(result["centers"]) == ["England", "France"]
+
+
+@pytest.mark.parametrize(("centres", "error"), [
+    ({"France": ["PAR", "BUR"]}, "'BUR' is not a supply centre"),
+    ({"France": ["PAR", ["BRE"]]}, "['BRE']"),
+    ({"France": ["PAR", 7]}, "7"),
+])
+def test_a_centre_that_is_none_is_refused(centres: dict, error: str) -> None:
+    with pytest.raises(InterchangeError) as refused:
+        _adjustments_with(centres)
+    assert error in str(refused.value)
 
 
 def test_a_winner_counts_every_list_of_a_power_written_twice() -> None:
@@ -214,6 +228,19 @@ def test_a_power_named_later_is_ordered_by_its_name_among_the_powers_read_before
     # Argos was met among the dislodged: it now sorts before Athens as well.
     assert read({"Zakros": ["F NTH"], "Sparta": ["F LON"], "Argos": ["A YOR"], "Athens": ["A WAL"]}) == [
         "Argos A YOR", "Athens A WAL", "Sparta F LON", "Zakros F NTH"]
+
+
+def test_powers_past_the_memo_limit_are_numbered_afresh_in_name_order() -> None:
+    from gm.domain.geography import Location
+    from gm.domain.units import ARMY, Unit
+    from gm.interchange_board import _MEMO_LIMIT, Ranks
+
+    ranks = Ranks(CATALOG.get("standard"))
+    assert ranks.number([f"Power {n:05}" for n in range(_MEMO_LIMIT)])
+    assert not ranks.number(["Power 00007"])
+    assert ranks.number(["Zeta", "Alpha"])  # one too many: only these are kept
+    assert sorted(ranks.bases) == ["Alpha", "Zeta"]
+    assert ranks.of(Unit("Alpha", ARMY, Location("PAR"))) < ranks.of(Unit("Zeta", ARMY, Location("BUR")))
 
 
 def test_units_on_coasts_keep_the_board_order() -> None:
