@@ -177,7 +177,7 @@ def test_unchanged_centres_come_back_as_results_write_them(centres: dict[str, li
     ({"France": ["PAR", ["BRE"]]}, "['BRE']"),
     ({"France": ["PAR", 7]}, "7"),
 ])
-def test_a_centre_that_is_none_is_refused(centres: dict, error: str) -> None:
+def test_what_is_not_a_supply_centre_is_refused(centres: dict, error: str) -> None:
     with pytest.raises(InterchangeError) as refused:
         _adjustments_with(centres)
     assert error in str(refused.value)
