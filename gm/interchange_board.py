@@ -123,6 +123,12 @@ class Memo:
         # that order, so writing the units after the phase finds each one's text by identity.
         self.units_read: list[Known] = []
 
+    def number(self, powers: Iterable[str]) -> None:
+        """Gives each of ``powers`` its rank's base; if that numbers the powers again, the units
+        known are forgotten (they keep the ranks they were given)."""
+        if self.ranks.number(powers):
+            self.units.clear()
+
     def text(self, unit: Unit) -> str:
         """``str(unit)`` (a named tuple: hashed in C)."""
         text = self.texts.get(unit)
@@ -228,8 +234,7 @@ class BoardReader:
         return known
 
     def _rank(self, unit: Unit) -> int:
-        if self.memo.ranks.number((unit.power,)):  # a power not met before (see ``units``)
-            self.memo.units.clear()
+        self.memo.number((unit.power,))
         return self.memo.ranks.of(unit)
 
     def location(self, text: object) -> Location:
@@ -261,8 +266,7 @@ class BoardReader:
         the order: each unit read is put in its place among those before it, found from the end
         (units come power by power, so few are out of place, and each moves a few places)."""
         blocks = self.per_power(section, "units")
-        if self.memo.ranks.number([power for power, _ in blocks]):  # before any unit is read
-            self.memo.units.clear()  # units known keep the ranks they were given
+        self.memo.number([power for power, _ in blocks])  # before any unit is read
         read: list[Known] = []
         last = -1
         provinces: set[str] = set()
