@@ -19,7 +19,7 @@ from gm.domain.geography import Location
 from gm.domain.orders import Order
 from gm.domain.position import Position
 from gm.domain.units import UnitType
-from gm.interchange_board import BoardReader, InterchangeError, is_mapping, write_result
+from gm.interchange_board import BoardReader, InterchangeError, is_mapping, memo_of, write_result
 from gm.orders import OrderGrammar, OrderSyntaxError, Severity
 from gm.orders.parser import read_line
 from gm.variants.catalog import UnknownVariant, VariantCatalog
@@ -111,8 +111,12 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
         variant = catalog.get(str(document.get("variant", "")))
     except UnknownVariant as exc:
         raise InterchangeError(str(exc)) from None
-    grammar = OrderGrammar.for_variant(variant)
-    board = BoardReader(variant, _Spelling(grammar))
+    memo = memo_of(variant)
+    spelling = memo.spelling
+    if not isinstance(spelling, _Spelling):  # the variant's first document
+        spelling = memo.spelling = _Spelling(OrderGrammar.for_variant(variant))
+    grammar = spelling.grammar
+    board = BoardReader(variant, spelling)
     phase = board.phase(document.get("phase", ""))
     extra = document.get("extra") or {}
     if not is_mapping(extra):
@@ -156,10 +160,12 @@ class _Spelling:
 def _orders(board: BoardReader, grammar: OrderGrammar, section: Any,
             position: Position) -> list[tuple[str, str, Order | None, str]]:
     lines: list[tuple[str, str, Order | None, str]] = []
+    known: dict[str, Any] = grammar.lines  # where read_line looks first: a line met before, found without a call
     for power, items in board.per_power(section, "orders"):
         for item in items:
             text = item if isinstance(item, str) else str(item)
-            _, order, diagnostics = read_line(text, grammar, context=position)
+            reading = known.get(text)
+            _, order, diagnostics = reading if reading is not None else read_line(text, grammar, context=position)
             if order is not None and not diagnostics:  # the usual line, read cleanly
                 lines.append((power, text, order, "not an order"))
                 continue

@@ -105,6 +105,7 @@ class Memo:
 
     def __init__(self, variant: Variant) -> None:
         self.ranks = Ranks(variant)  # the units' order
+        self.spelling: Spelling | None = None  # the grammar's reading (gm.interchange), made once
         self.powers: dict[str, str] = {}
         self.units: dict[str, dict[str, Known]] = {}  # canonical power -> text as written -> unit
         self.centres: dict[str, str] = {}
@@ -479,13 +480,13 @@ def _units_by_power(units: tuple[Unit, ...], memo: Memo) -> dict[str, list[str]]
             result[unit.power] = [text]
         else:
             items.append(text)
-    return {power: sorted(result[power]) for power in sorted(result)}
+    return _sorted_lists(result)
 
 
 def _centres_written(centres: Mapping[str, str], memo: Memo) -> dict[str, list[str]]:
     read, written = memo.centres_read
     if centres is read:  # the very centres of the position read, each power's as the document gave them
-        return {power: sorted(written[power]) for power in sorted(written)}
+        return _sorted_lists(written)
     return _centres_by_power(centres)
 
 
@@ -497,4 +498,12 @@ def _centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:
             result[power] = [province]
         else:
             items.append(province)
-    return {power: sorted(result[power]) for power in sorted(result)}
+    return _sorted_lists(result)
+
+
+def _sorted_lists(lists: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The lists by power in the order of the powers' names, each sorted in place (each is made
+    for the result; a sorted copy would cost a list more)."""
+    for items in lists.values():
+        items.sort()
+    return {power: lists[power] for power in sorted(lists)}
