@@ -107,8 +107,9 @@ def encode_result(result: dict[str, Any]) -> str:
 def read_request(document: Any, catalog: VariantCatalog) -> Request:
     if not is_mapping(document):
         raise InterchangeError("a position must be a JSON object")
+    fields: dict[str, Any] = document if isinstance(document, dict) else dict(document)  # a dict's get is native
     try:
-        variant = catalog.get(str(document.get("variant", "")))
+        variant = catalog.get(str(fields.get("variant", "")))
     except UnknownVariant as exc:
         raise InterchangeError(str(exc)) from None
     memo = memo_of(variant)
@@ -117,25 +118,23 @@ def read_request(document: Any, catalog: VariantCatalog) -> Request:
         spelling = memo.spelling = _Spelling(OrderGrammar.for_variant(variant))
     grammar = spelling.grammar
     board = BoardReader(variant, spelling)
-    phase = board.phase(document.get("phase", ""))
-    extra = document.get("extra") or {}
+    phase = board.phase(fields.get("phase", ""))
+    extra = fields.get("extra") or {}
     if not is_mapping(extra):
         raise InterchangeError("extra must be a JSON object (the variant's state)")
     # Powers that fight as one may share provinces as one power (Variant.sides_share): a side
     # is read from the variant's state alone.
     sides = variant.sides(Position(phase, (), {}, extra=dict(extra))) if variant.sides_share else None
-    units = board.units(document.get("units") or {}, sides)
-    if document.get("centers") is None:
-        centres = variant.default_centres(units)
-    else:
-        centres = board.centres(document["centers"])
-    dislodged = board.dislodged(document.get("dislodged") or {})
-    seed = document.get("seed")
+    units = board.units(fields.get("units") or {}, sides)
+    written_centres = fields.get("centers")
+    centres = variant.default_centres(units) if written_centres is None else board.centres(written_centres)
+    dislodged = board.dislodged(fields.get("dislodged") or {})
+    seed = fields.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise InterchangeError("seed must be a string")
     position = board.position(phase, units, centres, dislodged, dict(extra),
-                              board.second_moves(document.get("second_moves") or {}))
-    return Request(variant, position, _orders(board, grammar, document.get("orders") or {}, position), seed)
+                              board.second_moves(fields.get("second_moves") or {}))
+    return Request(variant, position, _orders(board, grammar, fields.get("orders") or {}, position), seed)
 
 
 class _Spelling:

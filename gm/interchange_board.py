@@ -54,11 +54,12 @@ class Known:
     of three strings would be compared by the interpreter's sort."""
 
     rank: int
+    place: int  # the number of its province, in the map's order
 
-    def __init__(self, unit: Unit, rank: int) -> None:
+    def __init__(self, unit: Unit, rank: int, place: int) -> None:
         self.unit = unit
-        self.province = unit.location.province
         self.rank = rank
+        self.place = place
         self.text = str(unit)  # as results write it
 
 
@@ -73,6 +74,9 @@ class Ranks:
         self.coasts = _numbered(["", *[c for province in variant.map.provinces.values() for c in province.coasts]])
         self.places = len(self.provinces) * len(self.coasts)
         self.bases: dict[str, int] = {}
+        # A flag for each province, raised while a document's units are read: units that share
+        # a province are told by flags, not by a set of the provinces' names made each time.
+        self.taken = [False] * len(self.provinces)
 
     def of(self, unit: Unit) -> int:
         location = unit.location
@@ -81,6 +85,10 @@ class Ranks:
         if province is None or coast is None:  # the grammar reads no such place
             raise InterchangeError(f"unit {unit} of {unit.power}: not a place on the map of this variant")
         return self.bases[unit.power] + province * len(self.coasts) + coast
+
+    def place(self, rank: int) -> int:
+        """The number of the province of the unit of this rank."""
+        return rank % self.places // len(self.coasts)
 
     def number(self, powers: Iterable[str]) -> bool:
         """Gives each of ``powers`` its base; whether that numbered the powers again (at most
@@ -174,7 +182,7 @@ class BoardReader:
         # (Variant.know_centres_held, know_units_held): the centres as written by power, the units read, by power, and
         # the provinces they stand in.
         self._centres_written: dict[str, list[str]] | None = None
-        self._units_read: tuple[list[Unit], dict[str, int], set[str]] | None = None
+        self._units_read: tuple[list[Unit], dict[str, int]] | None = None
 
     def phase(self, text: object) -> Phase:
         key = text if isinstance(text, str) else str(text)
@@ -229,7 +237,8 @@ class BoardReader:
         known = met.get(text) if isinstance(text, str) else None
         if known is None:
             unit = self._new_unit(power, text)
-            known = Known(unit, self._rank(unit))
+            rank = self._rank(unit)
+            known = Known(unit, rank, self.memo.ranks.place(rank))
             if isinstance(text, str):
                 _keep(met, text, known)
         return known
@@ -268,29 +277,37 @@ class BoardReader:
         (units come power by power, so few are out of place, and each moves a few places)."""
         blocks = self.per_power(section, "units")
         self.memo.number([power for power, _ in blocks])  # before any unit is read
+        taken = self.memo.ranks.taken
         read: list[Known] = []
         last = -1
-        provinces: set[str] = set()
+        shared = False
         held: dict[str, int] = {}
-        for power, items in blocks:
-            met = self._units_of(power)
-            held[power] = held.get(power, 0) + len(items)
-            for text in items:
-                known = self._known(power, text, met)
-                provinces.add(known.province)
-                rank = known.rank
-                if rank >= last:
-                    read.append(known)
-                    last = rank
-                    continue
-                place = len(read) - 1
-                while place > 0 and read[place - 1].rank > rank:
-                    place -= 1
-                read.insert(place, known)
+        try:
+            for power, items in blocks:
+                met = self._units_of(power)
+                held[power] = held.get(power, 0) + len(items)
+                for text in items:
+                    known = self._known(power, text, met)
+                    place = known.place
+                    if taken[place]:
+                        shared = True
+                    taken[place] = True
+                    rank = known.rank
+                    if rank >= last:
+                        read.append(known)
+                        last = rank
+                        continue
+                    at = len(read) - 1
+                    while at > 0 and read[at - 1].rank > rank:
+                        at -= 1
+                    read.insert(at, known)
+        finally:  # the flags down again for the next document, even after a unit that is not one
+            for known in read:
+                taken[known.place] = False
         units = [known.unit for known in read]
-        if len(provinces) < len(units):  # some share a province
+        if shared:
             self._check_stacks(units, sides)
-        self._units_read = (units, held, provinces)
+        self._units_read = (units, held)
         self.memo.units_read = read
         return units
 
@@ -334,15 +351,16 @@ class BoardReader:
             for item in items:
                 if not is_mapping(item) or "unit" not in item:
                     raise InterchangeError(f"dislodged units of {power} must be objects with 'unit'")
-                unit = self.unit(power, item["unit"])
+                entry: dict[str, Any] = item if isinstance(item, dict) else dict(item)  # a dict's get is native
+                unit = self.unit(power, entry["unit"])
                 options: list[Location] = []
-                for text in item.get("retreats") or []:
+                for text in entry.get("retreats") or []:
                     wanted = self.location(text)
                     reachable = self.variant.destinations(unit, wanted.province)
                     if wanted.coast:
                         reachable = tuple([loc for loc in reachable if loc.coast == wanted.coast]) or (wanted,)
                     options.extend(reachable or (wanted,))
-                attacker = item.get("attacker_from")
+                attacker = entry.get("attacker_from")
                 attacker_from = self.location(attacker).province if attacker else None
                 result.append(Dislodgement(unit, attacker_from, tuple(options)))
         return tuple(result)
@@ -370,7 +388,7 @@ class BoardReader:
             self.variant.know_centres_held(position, {power: len(provinces) for power, provinces in written.items()})
         read = self._units_read
         if read is not None and read[0] is units and phase.kind is PhaseKind.ADJUSTMENTS:  # what builds count
-            self.variant.know_units_held(position, read[1], read[2])
+            self.variant.know_units_held(position, read[1], {unit.location.province for unit in units})
         return position
 
 
