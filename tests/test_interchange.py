@@ -250,3 +250,23 @@ def test_units_on_coasts_keep_the_board_order() -> None:
     assert [f"{u.power} {u}" for u in position.units] == [
         "England F BAR", "England F NWY", "England F SPA/NC", "Russia A MOS", "Russia F SEV", "Russia F STP/SC",
         "Russia A WAR"]
+
+
+def test_units_that_share_a_province_are_refused_and_a_refused_document_leaves_no_trace() -> None:
+    from gm.interchange_board import memo_of
+
+    catalog = VariantCatalog()
+    taken = memo_of(catalog.get("standard")).ranks.taken  # the reader's flags: down between documents
+
+    def units(section: dict[str, list[str]]) -> dict[str, list[str]]:
+        try:
+            return adjudicate_json({"variant": "standard", "phase": "S1901M", "units": section}, catalog)["units"]
+        finally:
+            assert not any(taken)
+
+    with pytest.raises(InterchangeError, match="two units in PAR"):
+        units({"France": ["A PAR"], "Germany": ["A PAR"]})
+    with pytest.raises(InterchangeError, match="XYZ"):
+        units({"France": ["A PAR", "A BUR", "A XYZ"]})  # refused after two units were read
+    assert units({"France": ["A PAR", "A BUR"]}) == {"France": ["A BUR", "A PAR"]}
+    assert units({"Germany": ["A BUR"], "France": ["A PAR"]}) == {"France": ["A PAR"], "Germany": ["A BUR"]}
