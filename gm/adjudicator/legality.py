@@ -426,8 +426,9 @@ class _MovementReview:
 
 def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order) -> Order:
     unit = entry.unit
+    ref = _ref(unit, order.unit)  # the order's own when it names the unit exactly (most do): none made
     if isinstance(order, Disband):
-        return _retreat_as_written(order, _ref(unit))
+        return _retreat_as_written(order, ref)
     if not isinstance(order, (Retreat, Move)):
         raise Illegal("a dislodged unit may only retreat or disband")
     wanted = order.destination
@@ -436,12 +437,12 @@ def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order) -> O
         name = variant.map.provinces[wanted.province].name
         raise Illegal(f"{name} is not among the places it may retreat to")
     if wanted.coast and any(loc.coast == wanted.coast for loc in options):
-        return _retreat_as_written(order, _ref(unit), Location(wanted.province, wanted.coast))
+        return _retreat_as_written(order, ref, wanted)
     if wanted.coast and wanted.coast in variant.map.provinces[wanted.province].coasts:
         raise Illegal(f"it cannot retreat to the {variant.map.coast_names[wanted.coast]}")
     if len(options) > 1:
         raise Illegal(f"say which coast of {variant.map.provinces[wanted.province].name}")
-    return _retreat_as_written(order, _ref(unit), options[0])
+    return _retreat_as_written(order, ref, options[0])
 
 
 def _retreat_as_written(order: Order, unit: UnitRef, destination: Location | None = None) -> Order:

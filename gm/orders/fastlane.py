@@ -29,7 +29,7 @@ parser.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from gm.domain.geography import Location
 from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
@@ -55,6 +55,19 @@ _DISBAND = frozenset(verbs.DISBAND_WORDS)
 _WAIVE = frozenset(verbs.WAIVE_WORDS)
 _VIA = frozenset(VIA_WORDS)
 _VIA_SECOND = frozenset(VIA_SECOND)
+# The core verbs, found by identity: final, so compiled code holds them itself rather than
+# asking the verbs module for each on every line.
+_BUILD_LINE_VERB: Final = verbs.build_line
+_DISBAND_LINE_VERB: Final = verbs.disband_line
+_MOVE_VERB: Final = verbs.move
+_HOLD_VERB: Final = verbs.hold
+_SUPPORT_VERB: Final = verbs.support
+_CONVOY_VERB: Final = verbs.convoy
+_RETREAT_VERB: Final = verbs.retreat
+_DISBAND_AFTER_VERB: Final = verbs.disband_after
+_BUILD_AFTER_VERB: Final = verbs.build_after
+# A named tuple made directly: its own constructor is Python code (as gm.domain.units does).
+_make: Final = tuple.__new__
 
 
 class GiveUp(Exception):
@@ -223,10 +236,10 @@ class FastLane:
         if handler is not None:  # the line verb is read first; the fast lane reads no other
             if len(norms) > 1 and norms[1] in _WAIVE:
                 raise _GIVE_UP
-            if handler is verbs.build_line:
+            if handler is _BUILD_LINE_VERB:
                 ref, i = self._unit(norms, 1, False)
                 return Build(ref), i
-            if handler is verbs.disband_line:
+            if handler is _DISBAND_LINE_VERB:
                 ref, i = self._unit(norms, 1, False)
                 return Disband(ref), i
             raise _GIVE_UP
@@ -239,23 +252,23 @@ class FastLane:
             raise _GIVE_UP
         handler = self.unit_verbs.get(key)
         if handler is None:  # "A PAR BUR": a move with no separator
-            if self.provinces.match(norms, i) is None or self.unit_verbs.get("-", verbs.move) is not verbs.move:
+            if self.provinces.match(norms, i) is None or self.unit_verbs.get("-", _MOVE_VERB) is not _MOVE_VERB:
                 raise _GIVE_UP
             return self._move(unit, norms, i)
         i += 1
-        if handler is verbs.move:
+        if handler is _MOVE_VERB:
             return self._move(unit, norms, i)
-        if handler is verbs.hold:
+        if handler is _HOLD_VERB:
             return Hold(unit), i
-        if handler is verbs.support:
+        if handler is _SUPPORT_VERB:
             return self._support(unit, norms, i)
-        if handler is verbs.convoy:
+        if handler is _CONVOY_VERB:
             return self._convoy(unit, norms, i)
-        if handler is verbs.retreat:
+        if handler is _RETREAT_VERB:
             return self._retreat(unit, norms, i)
-        if handler is verbs.disband_after:
+        if handler is _DISBAND_AFTER_VERB:
             return Disband(unit), i
-        if handler is verbs.build_after:
+        if handler is _BUILD_AFTER_VERB:
             return Build(unit), i
         raise _GIVE_UP
 
@@ -349,12 +362,12 @@ class FastLane:
                 typed = self.types.match(norms, i)
         if typed is None:
             location, i = self._location(norms, i, None)
-            return UnitRef(location), i
+            return _make(UnitRef, (location, None)), i
         unit_type, i = typed
         if i < n and norms[i] in FILLERS:
             raise _GIVE_UP
         location, i = self._location(norms, i, unit_type)
-        return UnitRef(location, unit_type), i
+        return _make(UnitRef, (location, unit_type)), i
 
     def _location(self, norms: list[str], i: int, unit_type: UnitType | None) -> tuple[Location, int]:
         n = len(norms)
