@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from gm.adjudicator.rulings import Ruling
 from gm.adjudicator.variant import Variant
-from gm.domain.geography import Location
 from gm.domain.orders import Retreat, SecondMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Position
@@ -53,16 +52,17 @@ class RetreatPhase:
 
 
 def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Ruling]) -> RetreatPhase:
-    retreats: dict[int, tuple[Unit, Location]] = {
-        i: (r.unit, r.order.destination)
+    # Each retreat's unit as it would stand where it goes.
+    retreats: dict[int, Unit] = {
+        i: r.unit.moved_to(r.order.destination)
         for i, r in enumerate(rulings)
         if r.counts and r.unit is not None and isinstance(r.order, Retreat)
     }
     # Each claim on a province: who makes it (a ruling's index, or ~ the second move's index)
     # and the unit as it would stand there (Variant.may_share).
     claims: dict[str, list[tuple[int, Unit]]] = {}
-    for index, (unit, destination) in retreats.items():
-        claims.setdefault(destination.province, []).append((index, unit.moved_to(destination)))
+    for index, arrived in retreats.items():
+        claims.setdefault(arrived.location.province, []).append((index, arrived))
     open_moves: set[int] = set()
     occupied = {u.location.province for u in position.units} if position.second_moves else set()
     for number, pending in enumerate(position.second_moves):
@@ -80,12 +80,12 @@ def resolve_retreats(variant: Variant, position: Position, rulings: Sequence[Rul
     for index, ruling in enumerate(rulings):
         if not ruling.counts:
             continue
-        if index in retreats:
-            unit, destination = retreats[index]
+        retreated = retreats.get(index)
+        if retreated is not None:
             if index in beaten:
                 outcomes.append(RetreatOutcome(index, False, Reason.BOUNCED))
                 continue
-            survivors.append(unit.moved_to(destination))
+            survivors.append(retreated)
         outcomes.append(RetreatOutcome(index, True, None))
     results, moved = _second_moves(position, open_moves, beaten)
     units = tuple([moved.get(u, u) for u in position.units]) if moved else position.units
