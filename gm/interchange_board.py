@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Order
+from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.phases import Phase, PhaseKind
 from gm.domain.position import Dislodgement, PendingMove, Position
@@ -45,6 +45,7 @@ def is_mapping(value: object) -> bool:
 
 
 _MEMO_KEY = "interchange"  # where a variant keeps its Memo (Variant.memo)
+_make: Final = tuple.__new__  # a named tuple made directly: its own constructor is Python code
 _MEMO_LIMIT = 4096
 
 
@@ -60,7 +61,7 @@ class Known:
         self.unit = unit
         self.rank = rank
         self.place = place
-        self.text = str(unit)  # as results write it
+        self.text = unit_text(unit)  # as results write it
 
 
 class Ranks:
@@ -142,7 +143,7 @@ class Memo:
         """``str(unit)`` (a named tuple: hashed in C)."""
         text = self.texts.get(unit)
         if text is None:
-            text = str(unit)
+            text = unit_text(unit)
             _keep(self.texts, unit, text)
         return text
 
@@ -151,9 +152,51 @@ class Memo:
         kept = self.order_texts.get(id(order))
         if kept is not None and kept[0] is order:
             return kept[1]
-        text = str(order)
+        text = order_text(order)
         _keep(self.order_texts, id(order), (order, text))
         return text
+
+
+# The texts results print, as the domain's own ``__str__`` writes them, made here in compiled
+# code: those are Python, a call each for the order, its units and its places, and they run for
+# every unit and order a process meets for the first time. tests/test_interchange.py holds the two
+# to each other for every kind of order.
+
+def unit_text(unit: Unit) -> str:
+    """``str(unit)``."""
+    return f"{unit.type.letter} {_place(unit.location)}"
+
+
+def order_text(order: Order) -> str:
+    """``str(order)``: the orders of the standard rules written here, any other by its own."""
+    if type(order) is Move:
+        via = " VIA CONVOY" if order.via_convoy else ""
+        return f"{_ref(order.unit)} - {_place(order.destination)}{via}"
+    if type(order) is Hold:
+        return f"{_ref(order.unit)} H"
+    if type(order) is SupportMove:
+        return f"{_ref(order.unit)} S {_ref(order.supported)} - {_place(order.destination)}"
+    if type(order) is SupportHold:
+        return f"{_ref(order.unit)} S {_ref(order.supported)}"
+    if type(order) is Convoy:
+        return f"{_ref(order.unit)} C {_ref(order.army)} - {_place(order.destination)}"
+    if type(order) is Retreat:
+        return f"{_ref(order.unit)} R {_place(order.destination)}"
+    if type(order) is Disband:
+        return f"DISBAND {_ref(order.unit)}"
+    if type(order) is Build:
+        return f"BUILD {_ref(order.unit)}"
+    return str(order)
+
+
+def _ref(ref: UnitRef) -> str:
+    unit_type = ref.type
+    return f"{unit_type.letter} {_place(ref.location)}" if unit_type else _place(ref.location)
+
+
+def _place(location: Location) -> str:
+    coast = location.coast
+    return f"{location.province}/{coast}" if coast else location.province
 
 
 def memo_of(variant: Variant) -> Memo:
@@ -258,7 +301,7 @@ class BoardReader:
 
     def _new_unit(self, power: str, text: object) -> Unit:
         unit_type, location = self.spelling.unit(power, text)
-        return Unit(power, unit_type, self._standing_location(unit_type, location, text))
+        return _make(Unit, (power, unit_type, self._standing_location(unit_type, location, text)))
 
     def _standing_location(self, unit_type: UnitType, location: Location, text: object) -> Location:
         variant = self.variant

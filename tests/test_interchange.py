@@ -270,3 +270,31 @@ def test_units_that_share_a_province_are_refused_and_a_refused_document_leaves_n
         units({"France": ["A PAR", "A BUR", "A XYZ"]})  # refused after two units were read
     assert units({"France": ["A PAR", "A BUR"]}) == {"France": ["A BUR", "A PAR"]}
     assert units({"Germany": ["A BUR"], "France": ["A PAR"]}) == {"France": ["A PAR"], "Germany": ["A BUR"]}
+
+
+@pytest.mark.parametrize("name", VariantCatalog().names())
+def test_unit_and_order_texts_are_what_the_domain_writes(name: str) -> None:
+    """The compiled texts results print (gm.interchange_board) are ``str`` of each unit and of
+    each kind of order, on every place of every variant's map, coasts and untyped units too."""
+    from gm.domain.geography import Location
+    from gm.domain.orders import (Build, Convoy, Disband, Hold, Move, MoveThen, Retreat, SupportHold, SupportMove,
+                                  UnitRef, Waive)
+    from gm.domain.units import Unit
+    from gm.interchange_board import order_text, unit_text
+
+    variant = CATALOG.get(name)
+    places = [Location(pid, coast) for pid, province in variant.map.provinces.items()
+              for coast in (None, *province.coasts)]
+    types = [None, *variant.unit_types]
+    for n, place in enumerate(places):
+        other = places[(n * 7 + 3) % len(places)]
+        unit_type = types[n % len(types)]
+        ref, second = UnitRef(place, unit_type), UnitRef(other, types[(n + 1) % len(types)])
+        if unit_type is not None:
+            unit = Unit("Somebody", unit_type, place)
+            assert unit_text(unit) == str(unit)
+        orders = [Hold(ref), Move(ref, other), Move(ref, other, via_convoy=True), SupportHold(ref, second),
+                  SupportMove(ref, second, other), Convoy(ref, second, other), Retreat(ref, other), Disband(ref),
+                  Build(ref), Waive(), MoveThen(ref, (other,), (place,))]
+        for order in orders:
+            assert order_text(order) == str(order)

@@ -105,7 +105,7 @@ class GameMap:
     def fleet_targets(self, origin: Location, province: str) -> tuple[Location, ...]:
         """The locations in ``province`` a fleet at ``origin`` may move to."""
         near = self.fleet_adjacency.get(origin, frozenset())
-        return tuple(loc for loc in self.fleet_locations(province) if loc in near)
+        return tuple([loc for loc in self.fleet_locations(province) if loc in near])  # a list: no generator to run
 
     def power_named(self, name: str) -> PowerDef | None:
         wanted = name.strip().casefold()

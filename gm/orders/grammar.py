@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from gm.adjudicator.variant import Variant
@@ -147,15 +147,12 @@ class OrderGrammar:
         self.lines: dict[str, Any] = {}
         self.units: dict[str, tuple[UnitType, Location]] = {}
         self.locations: dict[str, Location] = {}
-        self._fast_lane: FastLane | None = None
+        self.__dict__.pop("fast_lane", None)
 
-    @property
+    @cached_property  # an attribute once built: read on every line, by code that is compiled
     def fast_lane(self) -> FastLane:
         """The tables for reading plain lines fast (``gm.orders.fastlane``), built on first use."""
-        lane = self._fast_lane
-        if lane is None:
-            lane = self._fast_lane = FastLane(self)
-        return lane
+        return FastLane(self)
 
     # -- construction and extension -----------------------------------------------------
 
