@@ -222,8 +222,8 @@ class BoardReader:
         self.spelling = spelling
         self.memo = memo_of(variant)
         # What ``centres`` and ``units`` counted as they read, for ``position`` to tell the variant
-        # (Variant.know_centres_held, know_units_held): the centres as written by power, the units read, by power, and
-        # the provinces they stand in.
+        # (Variant.know_centres_held, know_units_held): the centres as written by power, the units
+        # read and how many each power has.
         self._centres_written: dict[str, list[str]] | None = None
         self._units_read: tuple[list[Unit], dict[str, int]] | None = None
 
