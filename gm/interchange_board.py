@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.variant import Variant
-from gm.domain.geography import Location
+from gm.domain.geography import Location, new_tuple
 from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.phases import Phase, PhaseKind
@@ -45,7 +45,6 @@ def is_mapping(value: object) -> bool:
 
 
 _MEMO_KEY = "interchange"  # where a variant keeps its Memo (Variant.memo)
-_make: Final = tuple.__new__  # a named tuple made directly: its own constructor is Python code
 _MEMO_LIMIT = 4096
 
 
@@ -301,7 +300,7 @@ class BoardReader:
 
     def _new_unit(self, power: str, text: object) -> Unit:
         unit_type, location = self.spelling.unit(power, text)
-        return _make(Unit, (power, unit_type, self._standing_location(unit_type, location, text)))
+        return new_tuple(Unit, (power, unit_type, self._standing_location(unit_type, location, text)))
 
     def _standing_location(self, unit_type: UnitType, location: Location, text: object) -> Location:
         variant = self.variant

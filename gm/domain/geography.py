@@ -7,6 +7,11 @@ from enum import Enum
 from typing import NamedTuple
 
 
+# A named tuple made from its values directly: a named tuple's own constructor is Python code,
+# and the hot paths make units and references on every phase (``new_tuple(Unit, (...))``).
+new_tuple = tuple.__new__
+
+
 class Terrain(Enum):
     LAND = "land"
     SEA = "sea"

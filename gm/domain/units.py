@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from gm.domain.geography import Location
+from gm.domain.geography import Location, new_tuple
 
 
 class Mobility(Enum):
@@ -57,9 +57,4 @@ class Unit(NamedTuple):
         return f"{self.type.letter} {self.location}"
 
     def moved_to(self, location: Location) -> Unit:
-        # The tuple made directly: a named tuple's own constructor is Python code, and the
-        # adjudicator moves units on every phase.
-        return _make(Unit, (self.power, self.type, location))
-
-
-_make = tuple.__new__
+        return new_tuple(Unit, (self.power, self.type, location))  # the adjudicator moves units every phase

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
-from gm.domain.geography import Location
+from gm.domain.geography import Location, new_tuple
 from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
 from gm.domain.units import Mobility, UnitType
 from gm.orders import verbs
@@ -66,8 +66,6 @@ _CONVOY_VERB: Final = verbs.convoy
 _RETREAT_VERB: Final = verbs.retreat
 _DISBAND_AFTER_VERB: Final = verbs.disband_after
 _BUILD_AFTER_VERB: Final = verbs.build_after
-# A named tuple made directly: its own constructor is Python code (as gm.domain.units does).
-_make: Final = tuple.__new__
 
 
 class GiveUp(Exception):
@@ -362,12 +360,12 @@ class FastLane:
                 typed = self.types.match(norms, i)
         if typed is None:
             location, i = self._location(norms, i, None)
-            return _make(UnitRef, (location, None)), i
+            return new_tuple(UnitRef, (location, None)), i
         unit_type, i = typed
         if i < n and norms[i] in FILLERS:
             raise _GIVE_UP
         location, i = self._location(norms, i, unit_type)
-        return _make(UnitRef, (location, unit_type)), i
+        return new_tuple(UnitRef, (location, unit_type)), i
 
     def _location(self, norms: list[str], i: int, unit_type: UnitType | None) -> tuple[Location, int]:
         n = len(norms)
