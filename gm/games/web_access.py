@@ -251,8 +251,9 @@ def signing_key(services: Services) -> bytes:
 
 
 def sign(key: bytes, purpose: str, value: str) -> str:
-    return hmac.new(key, f"{purpose}\x1f{value}".encode("utf-8"), hashlib.sha256).hexdigest()
+    return hmac.new(key, f"{purpose}\x1f{value}".encode("utf-8", "replace"), hashlib.sha256).hexdigest()
 
 
 def signed_right(key: bytes, purpose: str, value: str, signature: str) -> bool:
-    return hmac.compare_digest(sign(key, purpose, value), signature)
+    """Whether ``signature`` is ``value``'s (in constant time; any text a cookie or form may hold)."""
+    return hmac.compare_digest(sign(key, purpose, value).encode(), signature.encode("utf-8", "replace"))

@@ -11,7 +11,7 @@ from starlette.responses import Response
 
 from gm.games.lifecycle import find_game
 from gm.store.models import Game
-from gm.web.security import token_in
+from gm.web.security import game_id_of_cookie, token_in
 from gm.web.state import Reader, WebState
 from gm.web.views import game_rows, game_view, phase_view, rules_text
 
@@ -20,9 +20,10 @@ def _signed_in(state: WebState, session: Session, request: Request) -> set[int]:
     """The games this browser holds a working session of (a cookie per game)."""
     found = set()
     for name, value in request.cookies.items():
-        if not (name.startswith("gm_s") and name[4:].isdigit()) or token_in(state.key, value) is None:
+        game_id = game_id_of_cookie(name, state.secure)
+        if game_id is None or token_in(state.key, value) is None:
             continue
-        game = session.get(Game, int(name[4:]))
+        game = session.get(Game, game_id)
         if game is not None and state.reader(session, request, game) is not None:
             found.add(game.id)
     return found

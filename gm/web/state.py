@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse
 
 from gm.commands.registry import CommandTable
 from gm.games.context import Services
+from gm.games.lifecycle import find_game
 from gm.games.mailer import format_moment
 from gm.games.web_access import find_session, session_problem, signing_key, web_config
 from gm.store.database import READ_ONLY
@@ -116,13 +117,20 @@ class WebState:
     # -- who reads ---------------------------------------------------------------------------
 
     def reader(self, session: Session, request: Request, game: Game) -> Reader | None:
-        token = token_in(self.key, request.cookies.get(cookie_name(game.id)))
+        token = token_in(self.key, request.cookies.get(cookie_name(game.id, self.secure)))
         if token is None:
             return None
         row = find_session(session, token)
         if row is None or session_problem(self.services, game, row) is not None:
             return None
         return Reader(row, token)
+
+    def signed_in(self, request: Request, name: str) -> bool:
+        """Whether the request holds a working session of the game ``name`` (checked before a
+        signed-in reader's form is read: anyone else's body is never read)."""
+        with self.services.db.reading() as session:
+            game = find_game(session, name)
+            return game is not None and self.reader(session, request, game) is not None
 
     def readable(self, reader: Reader | None, game: Game) -> bool:
         """Whether the page of ``game`` may be shown to this reader (private games: to its own)."""
@@ -133,7 +141,7 @@ class WebState:
     def page(self, request: Request, template: str, status: int = 200, reader: Reader | None = None,
              **context: Any) -> HTMLResponse:
         """A page; its forms carry a CSRF token: the session's, or an anonymous one (set as a cookie)."""
-        seed, new = (reader.token, False) if reader is not None else anonymous_seed(request)
+        seed, new = (reader.token, False) if reader is not None else anonymous_seed(request, self.secure)
         csrf = csrf_for_session(self.key, seed) if reader is not None else sign(self.key, "csrf", seed)
         html = self.env.get_template(template).render(request=request, reader=reader, csrf=csrf,
                                                       judge=self.services.config.judge_name,
