@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.echo import count_lines
-from gm.commands.guessing import GM_SEAT, Target, record_failure, refuse_guessers
+from gm.commands.guessing import GM_SEAT, HOUR, MAX_FAILED_PER_ADDRESS, Target, record_failure, refuse_guessers
 from gm.commands.gm_actions import eject
 from gm.commands.press import visible_press
 from gm.games import orderbook, votes
@@ -27,6 +27,7 @@ from gm.games.lifecycle import (
 from gm.games.mailer import format_moment, hang
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
+from gm.games.privacy import game_seen_by, hidden_from, no_such_game
 from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_named, record_named
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
@@ -103,8 +104,23 @@ class Signon(Command):
             raise CommandError("this judge only accepts mail that passed DKIM or SPF checks")
         # Locked for the rest of the mail: its commands run wholly before or after a phase is processed.
         game = find_game(ctx.session, game_name, lock=True) or find_game(ctx.session, game_name.lower(), lock=True)
-        if game is None:
-            raise CommandError(f"there is no game {game_name!r} (LIST shows the games)")
+        if game is not None and not hidden_from(ctx.services, game, ctx.sender):
+            return self._signon(ctx, game, who, secret)
+        # No such game, or a private one the sender is not inside: the same answer, and the same
+        # trace on the sender's count of wrong secrets. A sign-on from outside a game never works
+        # (only from the seat's or the game master's own address); tried all the same, it counts
+        # at the seat and tells the player or GM of a secret used elsewhere, as in any game.
+        before = _failures_from(ctx)
+        if game is not None:
+            try:
+                self._signon(ctx, game, who, secret)
+            except CommandError:
+                pass
+            ctx.leave()
+        ctx.keep.append(lambda: _one_failure(ctx, who, before))
+        raise CommandError(no_such_game(game_name))
+
+    def _signon(self, ctx: MailContext, game: Game, who: str, secret: str) -> list[str]:
         if who.upper() in GM_WORDS:
             return self._gm(ctx, game, secret)
         seat = self._seat(ctx, game, who)
@@ -173,6 +189,20 @@ class Signon(Command):
         )
 
 
+def _failures_from(ctx: MailContext) -> int:
+    """The sender's wrong secrets in the last hour (what gm.commands.guessing limits)."""
+    return ctx.session.scalar(select(func.count()).select_from(AuditEntry).where(
+        AuditEntry.action == "signon-failed", AuditEntry.actor == ctx.sender, AuditEntry.at >= ctx.now - HOUR)) or 0
+
+
+def _one_failure(ctx: MailContext, who: str, before: int) -> None:
+    """A sign-on to no game the sender may see counts as one wrong secret of the address, while
+    it is under its limit, however it failed (a power not in the game, a seat locked for
+    guessing, or the game not there at all): kept without a game, so that it counts at no seat."""
+    if before < MAX_FAILED_PER_ADDRESS and _failures_from(ctx) == before:
+        ctx.services.audit(ctx.session, None, ctx.sender, "signon-failed", power=who)
+
+
 def gm_signon_failed(ctx: MailContext, game: Game, right_secret: bool) -> None:
     """A sign-on as the game master from an address not the GM's: the GM is told at once when
     the secret was right (it is known elsewhere), else of the first such attempt in an hour (more
@@ -212,9 +242,11 @@ class Join(Command):
         words = invocation.args.split()
         if not words:
             raise CommandError(f"write {self.usage}")
-        game = find_game(ctx.session, words[0], lock=True)
+        # A private game takes its players from its settings (and its GM and observers by JOIN):
+        # to anyone else it is not there.
+        game = game_seen_by(ctx.services, ctx.session, words[0], ctx.sender, lock=True)
         if game is None:
-            raise CommandError(f"there is no game {words[0]!r} (LIST shows the games)")
+            raise CommandError(no_such_game(words[0]))
         preference = " ".join(words[1:]) or None
         try:
             joined = join(ctx.services, ctx.session, game, ctx.sender, preference=preference)
@@ -255,16 +287,17 @@ class List(Command):
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         name = invocation.args.strip()
         if not name:
-            games = list(ctx.session.scalars(select(Game).order_by(Game.name)))
+            games = [g for g in ctx.session.scalars(select(Game).order_by(Game.name))
+                     if not hidden_from(ctx.services, g, ctx.sender)]
             if not games:
                 return ["There are no games on this judge."]
             return [f"  {g.name:<16} {g.variant:<24} {g.status:<9} {g.phase or ''}" for g in games]
         word, _, rest = name.partition(" ")
-        game = find_game(ctx.session, name)
+        game = game_seen_by(ctx.services, ctx.session, name, ctx.sender)
         if game is None and word.upper() in topics.PROVINCES:
             return topics.provinces_of(ctx, rest.strip())
         if game is None:
-            raise CommandError(f"there is no game {name!r}")
+            raise CommandError(no_such_game(name))
         variant = ctx.services.variant_of(game)
         lines = [f"Game {game.name}: {game.variant}, {game.status}" + (f", {phase_title(ctx, game)}" if game.phase else "")]
         if game.position:

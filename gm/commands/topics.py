@@ -8,7 +8,7 @@ from gm.adjudicator.variant import Variant
 from gm.commands.base import CommandError, MailContext
 from gm.domain.geography import Terrain
 from gm.domain.position import Position
-from gm.games.lifecycle import find_game
+from gm.games.privacy import game_seen_by
 from gm.games.mailer import hang, wrap
 from gm.maps.model import normalise_name
 from gm.orders.forms import OrderForm, form_for, forms_of, own_forms
@@ -111,7 +111,9 @@ def provinces_of(ctx: MailContext, named: str) -> list[str]:
     if named:
         variant = variant_named(ctx.services.catalog, named)
         if variant is None:
-            game = find_game(ctx.session, named.split()[0]) or find_game(ctx.session, named.split()[0].lower())
+            word = named.split()[0]
+            game = (game_seen_by(ctx.services, ctx.session, word, ctx.sender)
+                    or game_seen_by(ctx.services, ctx.session, word.lower(), ctx.sender))
             if game is None:
                 raise CommandError(f"there is no variant or game {named!r} (HELP VARIANTS and LIST show them)")
             variant = ctx.services.variant_of(game)

@@ -1,5 +1,6 @@
 """The pages everyone may read: the list of games, a game, a phase of its history, its rules.
-A private game's pages only for its own signed-in readers (players, observers, GM)."""
+A private game's pages only for its own signed-in readers (players, observers, GM): to anyone
+else it is not in the list, and its pages answer exactly as a game that does not exist."""
 
 from __future__ import annotations
 
@@ -40,31 +41,26 @@ async def games(request: Request) -> Response:
     return await state.work(read)
 
 
-def _not_found(state: WebState, request: Request, name: str) -> Response:
-    return state.message(request, "No such game", f"There is no game {name!r} on this judge, or it is private: its "
-                         "players, observers and game master sign in with a link mailed to them.", 404,
-                         back="/")
-
-
-def _private(state: WebState, request: Request, name: str) -> Response:
-    return state.message(request, "A private game", f"{name} is private: only its players, observers and game master "
-                         "read its pages. Sign in with a link mailed to you.", 403, back=f"/games/{name}/signin")
+def no_game(state: WebState, request: Request, name: str) -> Response:
+    """The one answer for a game name that names nothing this reader may read: no such game, or
+    a private game the reader is not signed in to (its name is not confirmed by a different
+    status or word); it always offers the sign-in page, whose answer is the same for any name."""
+    return state.page(request, "web/no_game.html.j2", status=404, name=name)
 
 
 async def _game_page(request: Request, render: Callable[[WebState, Session, Game, Reader | None], Response]) -> Response:
     """A page of the game the path names, for whoever may read it: ``render`` (in a worker
-    thread, with the reader) makes it; no such game, or a private one, is answered instead."""
+    thread, with the reader) makes it; no such game, and a private one the reader is not signed
+    in to, are answered alike (``no_game``)."""
     state: WebState = request.app.state.web
     name = request.path_params["name"]
 
     def read() -> Response:
         with state.services.db.reading() as session:
             found = find_game(session, name)
-            if found is None:
-                return _not_found(state, request, name)
-            reader = state.reader(session, request, found)
-            if not state.readable(reader, found):
-                return _private(state, request, name)
+            reader = state.reader(session, request, found) if found is not None else None
+            if found is None or not state.readable(reader, found):
+                return no_game(state, request, name)
             return render(state, session, found, reader)
 
     return await state.work(read)
