@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "gm"
 LAYERS = [
-    {"gm.yamlfile", "gm.clock", "gm.config"},
+    {"gm.yamlfile", "gm.clock", "gm.config", "gm.mailsyntax"},
     {"gm.domain"},
     {"gm.maps"},
     {"gm.adjudicator"},

@@ -5,7 +5,7 @@ gm.games.mailer), whoever wrote the text: control characters (terminal escapes, 
 screen, a lone carriage return), Unicode's format characters (bidirectional overrides and
 isolates that reorder a line, zero-width characters) and its line and paragraph separators are
 shown escaped, as ``\\x1b`` or ``\\u202e``, never sent. Tabs and line ends stay in a body; a
-Subject is one line.
+Subject is one line, with no encoded word in it.
 
 What a player wrote and gm relays to others (press) is ``quoted``: every line starts with
 ``QUOTE``, which no line the judge writes starts with, between a heading and the end of the
@@ -41,8 +41,11 @@ def printable(text: str) -> str:
 
 
 def header_text(text: str) -> str:
-    """A Subject: one line (line ends and tabs as spaces), the rest as ``printable``."""
-    return printable(" ".join(text.replace("\t", " ").splitlines()))
+    """A Subject: one line (line ends and tabs as spaces), the rest as ``printable``, and no
+    encoded word in it (``=?`` written ``= ?``): the text is meant as it reads, and an encoded
+    word would be decoded again (by Python's email package on the way out, by the reader's
+    mail program), into anything."""
+    return printable(" ".join(text.replace("\t", " ").splitlines())).replace("=?", "= ?")
 
 
 def quoted(text: str, mark: str = QUOTE) -> str:

@@ -13,12 +13,14 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
 
+from gm.mailsyntax import message_id
 from gm.services.mailtext import sender_address, without_nul
 from gm.services.oversize import cut_down
 
 # What tells two deliveries of one mail from two mails that share a Message-ID: the headers its
 # writer set and its body, not the trace headers each delivery adds (Received, Delivered-To).
 _WRITER_HEADERS = ("From", "Subject", "Date")
+REPLACED_DOMAIN = "replaced-message-id.invalid"  # of a Message-ID gm would not repeat (``checked_message_id``)
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,20 @@ def identity(message: Message | None) -> tuple[str, str, str]:
     try:
         # Unfolded: a mail server may fold a long Message-ID differently on each delivery.
         message_id = " ".join(without_nul(str(message.get("Message-ID", ""))).split())
-        return message_id[:998], sender_address(message)[:254], header_text(message, "Subject")[:500]
+        return checked_message_id(message_id), sender_address(message), header_text(message, "Subject")[:500]
     except Exception:  # noqa: BLE001 - headers too broken to read: stored all the same
         return "", "", ""
+
+
+def checked_message_id(written: str) -> str:
+    """The Message-ID as written when it is a plain ``msg-id`` (gm.mailsyntax), else one of the
+    judge's own made from it: a reply names it (In-Reply-To), so nothing else may pass, and the
+    same one for every delivery of the mail, which is how a redelivery is recognised. Its
+    domain is reserved (``.invalid``): never anyone's mail, nor gm's own (``<gm.``)."""
+    if not written:
+        return ""
+    kept = message_id(written)
+    if kept is not None:
+        return kept
+    digest = hashlib.sha256(written.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+    return f"<{digest}@{REPLACED_DOMAIN}>"

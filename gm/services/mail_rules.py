@@ -46,9 +46,13 @@ def delivery_report(facts: MailFacts) -> bool:
     return kind == "multipart/report" or _header(facts, "X-Failed-Recipients") != ""
 
 
+def no_address(facts: MailFacts) -> bool:
+    return not facts.sender
+
+
 def daemon_sender(facts: MailFacts) -> bool:
     local = facts.sender.split("@", 1)[0]
-    return not facts.sender or local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "bounce", "bounces")
+    return local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "bounce", "bounces")
 
 
 def from_ourselves(facts: MailFacts) -> bool:
@@ -68,6 +72,7 @@ RULES: tuple[tuple[str, Callable[[MailFacts], bool]], ...] = (
     ("mailing list", mailing_list),
     ("bounce: empty return path", empty_return_path),
     ("bounce: delivery report", delivery_report),
+    ("no address to answer", no_address),                # no From, or none that is a plain address
     ("daemon sender", daemon_sender),                     # MAILER-DAEMON, postmaster, no-reply
     ("auto-responder", auto_responder),
 )

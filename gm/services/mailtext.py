@@ -9,6 +9,8 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from gm.mailsyntax import mail_address
+
 _QUOTE_HEADER = re.compile(r"^\s*(On .+ wrote:|-----\s*Original Message\s*-----|From: .+)\s*$", re.I)
 
 
@@ -18,9 +20,10 @@ def without_nul(text: str) -> str:
 
 
 def sender_address(message: Message) -> str:
-    """The From address, lower case ("" when there is none)."""
+    """The From address, lower case; "" when there is none, or none that is plain
+    (gm.mailsyntax): gm writes to it, so it must be nothing but an address."""
     _, address = parseaddr(str(message.get("From", "")))
-    return without_nul(address.strip().lower())
+    return mail_address(address) or ""
 
 
 def recipients(message: Message) -> list[str]:

@@ -18,7 +18,9 @@
   refused for now is tried again later (1 min, 5 min, 30 min, then every 2 hours, up to a day);
   a message refused for good is marked failed and the game master (or the administrator) told.
 
-Every mail carries a Message-ID that gm recognises as its own (no mail loops).
+Every mail carries a Message-ID that gm recognises as its own (no mail loops), and only the
+judge's own headers (``OWN_HEADERS``), written with a policy that refuses one that would break
+into more (gm.transport.headers): nothing of a mail gm answers reaches them unchecked.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.notices import tell_gm
+from gm.games.plaintext import header_text
+from gm.mailsyntax import mail_address, message_id
 from gm.games import pictures as pictures_of
 from gm.games.pictures import Attachment, Picture, attachments
 from gm.services import outbound_health
@@ -49,12 +53,17 @@ from gm.services.masking import mask_text
 from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
+from gm.transport.headers import STRICT, HeaderRefused, check_headers
 
 if TYPE_CHECKING:
     from gm.services.drawing import Drawer
 
 log = logging.getLogger(__name__)
 RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30)) + (timedelta(hours=2),) * 12
+# Every header a mail gm sends has: all written by the judge (``Dispatcher._headers``, the MIME parts).
+OWN_HEADERS = frozenset(("from", "to", "subject", "date", "message-id", "auto-submitted", "x-gm-kind", "in-reply-to",
+                         "references", "mime-version", "content-type", "content-transfer-encoding",
+                         "content-disposition"))
 AUTOMATIC = {"reply": "auto-replied", "refusal": "auto-replied", "map": "auto-replied", "paused": "auto-replied"}
 CLAIM = 10  # mails claimed at a time: a few, so that other processes share a long drain
 HANDOVER = 10.0  # seconds allowed for handing one mail to the transport, beyond waiting for the database
@@ -363,6 +372,7 @@ class Dispatcher:
             if part is None:
                 part = run.parts[key] = _attachment(message, data, name)
             message.attach(part)
+        checked(message)
 
     def _record_sent(self, mail_id: int, masked: str | None) -> None:
         with self.services.db.unit_of_work() as session:
@@ -417,21 +427,28 @@ class Dispatcher:
         message.set_content(mail.body if drawn or not wanted else mail.body.rstrip("\n") + NO_PICTURE)
         for picture in drawn:
             message.add_attachment(picture.data, maintype="image", subtype="png", filename=picture.name)
-        return message
+        return checked(message)
 
     def _headers(self, mail: OutboundMail) -> EmailMessage:
+        """The judge's own headers, each value checked again (a row may be older than the checks
+        made when mail is queued): an address that is not plain sets the mail aside; a Message-ID
+        that is not leaves the reply without In-Reply-To. ``STRICT`` refuses whatever else would
+        break a header."""
         config = self.services.config
-        message = EmailMessage()
+        if mail_address(mail.to_address) is None:
+            raise HeaderRefused(f"To: {mail.to_address!r} is not a plain mail address")
+        message = EmailMessage(policy=STRICT)
         message["From"] = formataddr((config.judge_name, config.judge_address))
-        message["To"] = mail.to_address
-        message["Subject"] = mail.subject
+        message["To"] = mail.to_address.strip()
+        message["Subject"] = header_text(mail.subject)
         message["Date"] = format_datetime(mail.created_at)
         message["Message-ID"] = mail.message_id
         message["Auto-Submitted"] = AUTOMATIC.get(mail.kind, "auto-generated")  # RFC 3834: do not answer us
         message["X-GM-Kind"] = mail.kind
-        if mail.in_reply_to:
-            message["In-Reply-To"] = mail.in_reply_to
-            message["References"] = mail.in_reply_to
+        reference = message_id(mail.in_reply_to or "")
+        if reference is not None:
+            message["In-Reply-To"] = reference
+            message["References"] = reference
         return message
 
     def _pictures(self, session: Session, mail: OutboundMail, pictures: dict,  # type: ignore[type-arg]
@@ -494,6 +511,17 @@ class Dispatcher:
             game = None  # the GM cannot be told by a mail to the GM: tell the administrator
         tell_gm(self.services, session, game, subject=f"mail to {mail.to_address} failed",
                 text=f"The mail {mail.subject!r} to {mail.to_address} could not be delivered: {error}")
+
+
+def checked(message: EmailMessage) -> EmailMessage:
+    """``message`` when it has only the judge's own headers, each written as one header by
+    ``STRICT``; else ``HeaderRefused`` (a mail that cannot be built: set aside)."""
+    for part in message.walk():
+        other = {name for name in part.keys() if name.lower() not in OWN_HEADERS}
+        if other:
+            raise HeaderRefused(f"headers the judge does not write: {sorted(other)}")
+    check_headers(message)
+    return message
 
 
 def _carries_pictures(mail: OutboundMail) -> bool:

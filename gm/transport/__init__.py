@@ -13,7 +13,9 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   (the reader keeps the headers and text parts and tells the sender: nothing is dropped unseen).
 * An **outbox** (`Sender` protocol) sends one ``email.message.EmailMessage`` and raises
   ``ServerFailure`` (the server takes no mail now: everything waits for a fix),
-  ``TemporaryFailure`` (this message later) or ``PermanentFailure`` (give up, tell the GM).
+  ``TemporaryFailure`` (this message later) or ``PermanentFailure`` (give up, tell the GM). It
+  writes the message with ``headers.wire_bytes``, whose policy refuses a header that would break
+  into more (a permanent failure).
 
 Implementations: `imap.ImapInbox`, `maildir.MaildirInbox`, `maildir.MaildirSender`,
 `smtp.SmtpSender`, `pipe.read_message` (one message on stdin, for `gm receive`); `factory`

@@ -22,7 +22,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from gm.transport.base import Deliver, InboxUnavailable, ServerFailure, backoff_delay
+from gm.transport.base import Deliver, InboxUnavailable, PermanentFailure, ServerFailure, backoff_delay
+from gm.transport.headers import HeaderRefused, wire_bytes
 
 log = logging.getLogger(__name__)
 
@@ -148,9 +149,11 @@ class MaildirSender:
             self.deliver_file(message)
         except OSError as exc:  # a full disk, a wrong path or mode: nothing can go until it is fixed
             raise ServerFailure(f"cannot write into {self.path}: {exc}") from exc
+        except HeaderRefused as exc:
+            raise PermanentFailure(f"cannot send this message: {exc}") from exc
 
     def deliver_file(self, message: EmailMessage) -> str:
         """Write ``message`` into the Maildir; returns its key (the file's unique name)."""
         for sub in ("tmp", "new", "cur"):
             (self.path / sub).mkdir(parents=True, exist_ok=True)
-        return mailbox.Maildir(self.path, create=False).add(message.as_bytes())
+        return mailbox.Maildir(self.path, create=False).add(wire_bytes(message, linesep="\n"))

@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 import ssl
 from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
 
 import aiosmtplib
 
 from gm.config import MailboxConfig
 from gm.transport.base import PermanentFailure, ServerFailure, TemporaryFailure, tls_hint
+from gm.transport.headers import wire_bytes
 
 DEFAULT_PORTS = {"none": 25, "starttls": 587, "ssl": 465}
 # Refusals that say gm may not send through this server at all, whatever the message.
@@ -87,19 +89,21 @@ class SmtpSender:
 
     async def send(self, message: EmailMessage) -> None:
         config = self.config
+        client = aiosmtplib.SMTP(
+            hostname=config.host,
+            port=self.port,
+            username=config.username or None,
+            password=config.password if config.username else None,
+            local_hostname=self.local_hostname,
+            timeout=self.timeout,
+            use_tls=config.tls == "ssl",
+            start_tls=config.tls == "starttls",  # never an unasked-for upgrade on "none"
+            cert_bundle=config.ca_file if config.tls != "none" else None,
+        )
         try:
-            errors, _reply = await aiosmtplib.send(
-                message,
-                hostname=config.host,
-                port=self.port,
-                username=config.username or None,
-                password=config.password if config.username else None,
-                local_hostname=self.local_hostname,
-                timeout=self.timeout,
-                use_tls=config.tls == "ssl",
-                start_tls=config.tls == "starttls",  # never an unasked-for upgrade on "none"
-                cert_bundle=config.ca_file if config.tls != "none" else None,
-            )
+            sender, recipients = _envelope(message)
+            async with client:
+                errors, _reply = await _send_written(client, message, sender, recipients)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             refusals = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
             if exc.recipients and all(is_configuration(r.code, r.message) for r in exc.recipients):
@@ -118,8 +122,31 @@ class SmtpSender:
             raise _by_code(exc.code, f"{self.server}: {exc.code} {exc.message}") from exc
         except (aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:  # connection, timeout, TLS, no AUTH
             raise ServerFailure(f"{self.server}: {type(exc).__name__}: {exc}{tls_hint(exc, 'outbound')}") from exc
-        except ValueError as exc:  # no recipients, an address that cannot be sent safely
+        except ValueError as exc:  # no recipients, a header that would break (HeaderRefused)
             raise PermanentFailure(f"cannot send this message: {exc}") from exc
         if errors:
             refusals = "; ".join(f"{address}: {r.code} {r.message}" for address, r in errors.items())
             raise PermanentFailure(f"{self.server} refused some recipients (the others got it): {refusals}")
+
+
+def _envelope(message: EmailMessage) -> tuple[str, list[str]]:
+    """MAIL FROM and RCPT TO, from the message's From and To (gm writes no Cc or Bcc)."""
+    sender = parseaddr(str(message.get("From", "")))[1]
+    recipients = [address for _, address in getaddresses([str(v) for v in message.get_all("To", [])]) if address]
+    if not sender or not recipients:
+        raise ValueError("a message needs a From and a To address")
+    return sender, recipients
+
+
+async def _send_written(client: aiosmtplib.SMTP, message: EmailMessage, sender: str,
+                        recipients: list[str]) -> tuple[dict[str, aiosmtplib.SMTPResponse], str]:
+    """The message as ``wire_bytes`` writes it (aiosmtplib would write it with its own policy):
+    8-bit text as it is where the server takes it (8BITMIME), else encoded to 7 bits."""
+    if client.is_ehlo_or_helo_needed:
+        try:
+            await client.ehlo()
+        except aiosmtplib.SMTPHeloError:
+            await client.helo()
+    eight_bit = client.supports_extension("8BITMIME")
+    data = wire_bytes(message, cte_type="8bit" if eight_bit else "7bit")
+    return await client.sendmail(sender, recipients, data, mail_options=["BODY=8BITMIME"] if eight_bit else [])
