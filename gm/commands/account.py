@@ -8,11 +8,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.commands.secrecy import nearness
 from gm.games import addresses
 from gm.games.lifecycle import GameError
 from gm.games.mailer import format_moment, reader_zone, wrap, zone_named
 from gm.games.notices import tell_gm
 from gm.games.passwords import hash_secret
+from gm.mailsyntax import mail_address
 from gm.settings.reader import parse_duration
 from gm.store.models import Absence, Player
 
@@ -25,9 +27,17 @@ class Set(Command):
     summary = ("change your secret, time zone or absences, or move to another address (done when a code "
                "mailed there is sent back from it with CONFIRM); the GM: the game master secret and deadline")
 
+    secret_forms = ("SET PASSWORD", "SET SECRET")
+    KINDS = ("PASSWORD", "SECRET", "ADDRESS", "TIMEZONE", "ZONE", "ABSENCE", "DEADLINE")
+
     def secrets(self, invocation: Invocation) -> list[str]:
+        """The new secret; a word within the suggester's reach of PASSWORD is read as it
+        (``SET PASWORD x`` is refused, its secret masked as SET PASSWORD's)."""
         what, _, value = invocation.args.partition(" ")
-        return [value.strip()] if what.upper() in ("PASSWORD", "SECRET") and value.strip() else []
+        kind = what.upper()
+        secret = kind in ("PASSWORD", "SECRET") or (
+            kind not in self.KINDS and any(nearness(f"SET {kind}", form) for form in self.secret_forms))
+        return [value.strip()] if secret and value.strip() else []
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         what, _, value = invocation.args.partition(" ")
@@ -66,8 +76,8 @@ class Set(Command):
         the same whether or not the address is known to this judge."""
         player = self._player(ctx)
         new = value.strip().lower()
-        if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", new):
-            raise CommandError(f"{value!r} is not a mail address")
+        if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", new) or mail_address(new) is None:
+            raise CommandError(f"{value!r} is not a plain mail address (as name@example.org)")
         if new == player.email:
             raise CommandError(f"{new} is your address already")
         try:
@@ -148,6 +158,7 @@ def _duration(text: str) -> timedelta:
 class Confirm(Command):
     name = "CONFIRM"
     usage = "CONFIRM ADDRESS <code>"
+    secret_forms = ("CONFIRM ADDRESS", "CONFIRM")
     summary = "from your new address, with the code mailed there: move your games to it (after SET ADDRESS)"
 
     def secrets(self, invocation: Invocation) -> list[str]:

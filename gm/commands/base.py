@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from sqlalchemy.orm import Session
 
 from gm.commands.echo import ReplyBudget
+from gm.commands.secrecy import mask_text
 from gm.games.context import Services
 from gm.store.models import Game, Seat
 
@@ -61,7 +62,7 @@ class MailContext:
     received_at: datetime | None = None  # when the mail was stored (None: not from a mail)
     inbound_id: int | None = None
     message_id: str | None = None
-    authenticated: bool = False  # whether the mail carries a DKIM/SPF pass, when that is required
+    authenticated: bool = False  # a DKIM/DMARC pass for its From by the judge's mail server (gm.services.authresults)
     game: Game | None = None  # after SIGNON (or JOIN)
     seat: Seat | None = None  # the power signed on as
     acting_as: str | None = None  # the power a GM has BECOME
@@ -134,6 +135,10 @@ class Command(ABC):
     for_gm: ClassVar[bool] = False
     takes_body: ClassVar[bool] = False  # PRESS ... ENDPRESS
     read_only: ClassVar[bool] = False  # changes nothing in the store (so needs no savepoint)
+    quotes: ClassVar[bool] = False  # its answer quotes the mail's lines (orders: each with how it was read)
+    # How the command is written when it carries a secret ("SET PASSWORD"): a line within the
+    # suggester's reach of one of these is masked as this command masks it (gm.commands.secrecy).
+    secret_forms: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
@@ -151,3 +156,9 @@ class Command(ABC):
             if secret and found:
                 text = f"{before}****{after}"
         return [text, *invocation.body]
+
+    def masked(self, invocation: Invocation, lines: list[str]) -> list[str]:
+        """``lines`` (what a reply shows of this command: its echo, its answer) with the secrets
+        written in it masked wherever they stand."""
+        secrets = self.secrets(invocation)
+        return [mask_text(line, secrets) for line in lines] if secrets else lines

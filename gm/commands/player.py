@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import bindparam, func, select
@@ -86,6 +87,7 @@ class Signon(Command):
     aliases = ("SIGN-ON", "LOGIN")
     usage = "SIGNON <power> <game> <secret>   (or SIGNON GM <game> <secret>)"
     summary = "sign on as a power (or as the game master) for the rest of this mail"
+    secret_forms = ("SIGNON", *aliases)
 
     def secrets(self, invocation: Invocation) -> list[str]:
         words = invocation.args.split()
@@ -342,6 +344,14 @@ def _centres_by_power(game: Game) -> dict[str, list[str]]:
 class Orders(Command):
     name = ""  # lines that are not commands
     summary = "order lines, one per line, in any usual spelling"
+    quotes = True  # each line, with what gm made of it
+
+    def __init__(self, line_secrets: Callable[[str], list[str]] = lambda line: []):
+        self.line_secrets = line_secrets  # a line taken for a sign-on: its secret (CommandTable.line_secrets)
+
+    def secrets(self, invocation: Invocation) -> list[str]:
+        """The secrets of lines that are no orders but a sign-on mistyped (``STE PASSWORD x``)."""
+        return [secret for line in invocation.body for secret in self.line_secrets(line)]
 
     def echo(self, invocation: Invocation) -> list[str]:
         return []  # each line is shown with how it was understood

@@ -10,6 +10,7 @@ from gm.domain.position import Position
 from gm.commands import account, master, player, press, topics, web
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
+from gm.commands.secrecy import MISSPELT_REACH, REACH, nearness
 from gm.games.mailer import hang
 from gm.reports.examples import examples_for
 from gm.store.models import Game
@@ -130,6 +131,9 @@ class Unknown(Command):
     def __init__(self, table: CommandTable):
         self.table = table
 
+    def secrets(self, invocation: Invocation) -> list[str]:
+        return self.table.line_secrets(invocation.text)  # SINGON France g <secret>: masked as SIGNON's
+
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         raise CommandError(self.table.unknown(invocation.text.split()[0]))
 
@@ -138,13 +142,16 @@ class CommandTable:
     def __init__(self) -> None:
         self.player_commands: list[Command] = [Help(self), *(c() for c in PLAYER_COMMANDS)]
         self.gm_commands: list[Command] = [c() for c in GM_COMMANDS]
-        self.orders = player.Orders()
+        self.orders = player.Orders(self.line_secrets)
         self.unknown_command = Unknown(self)
         self._misspelt: dict[str, bool] = {}
+        self._taken_for: dict[tuple[str, ...], tuple[Command, str, int] | None] = {}
         self.by_name: dict[str, Command] = {}
         for command in [*self.player_commands, *self.gm_commands]:
             for spelling in (command.name, *command.aliases):
                 self.by_name[spelling.upper()] = command
+        self.secret_forms = [(form, command) for command in [*self.player_commands, *self.gm_commands]
+                             for form in command.secret_forms]
 
     @property
     def spellings(self) -> dict[str, str]:
@@ -168,12 +175,43 @@ class CommandTable:
             if len(self._misspelt) >= 10_000:
                 self._misspelt.clear()
             known = self._misspelt[word] = len(word) >= 4 and word.isalpha() and word not in ("ARMY", "FLEET") and bool(
-                difflib.get_close_matches(word, list(self.by_name), n=1, cutoff=0.8))
+                difflib.get_close_matches(word, list(self.by_name), n=1, cutoff=MISSPELT_REACH))
         return known
 
     def closest(self, word: str) -> str | None:
-        found = difflib.get_close_matches(word.upper(), list(self.by_name), n=1, cutoff=0.75)
+        found = difflib.get_close_matches(word.upper(), list(self.by_name), n=1, cutoff=REACH)
         return self.by_name[found[0]].name if found else None
+
+    def line_secrets(self, text: str) -> list[str]:
+        """The secrets of a line that is no command as written but within the suggester's reach
+        of one that carries a secret (``SINGON``, ``SIGN ON``, ``STE PASSWORD``, ``CONFRIM``):
+        the words that command would take for secrets, masked as they are in it."""
+        words = text.split()
+        if not words:
+            return []
+        key = tuple(word.upper().rstrip(":") for word in words[:2])
+        if key not in self._taken_for:  # remembered: the same words start line after line of a long mail
+            if len(self._taken_for) >= 10_000:
+                self._taken_for.clear()
+            self._taken_for[key] = self._nearest_secret_form(key)
+        found = self._taken_for[key]
+        if found is None:
+            return []
+        command, form, used = found
+        args = " ".join([*form.split()[1:], *words[used:]])
+        return command.secrets(Invocation(command.name, args, 0, text))
+
+    def _nearest_secret_form(self, key: tuple[str, ...]) -> tuple[Command, str, int] | None:
+        """The command, its form and the words of the line it takes (one word, or two written
+        apart or run together), nearest to the line's first words within ``REACH``."""
+        written = [(key[0], 1)] + ([(" ".join(key), 2), ("".join(key), 2)] if len(key) > 1 else [])
+        best: tuple[float, Command, str, int] | None = None
+        for text, used in written:
+            for form, command in self.secret_forms:
+                near = nearness(text, form)
+                if near and (best is None or near > best[0]):
+                    best = (near, command, form, used)
+        return best[1:] if best is not None else None
 
     def unknown(self, word: str) -> str:
         near = self.closest(word)

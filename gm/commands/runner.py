@@ -2,7 +2,10 @@
 
 A command that changes the store runs in a savepoint, so a failed command undoes only itself.
 Every command runs; once the reply is long, the answers of commands that changed nothing are
-only counted (a thousand LISTs get a reply of reasonable length).
+only counted (a thousand LISTs get a reply of reasonable length). Whatever a section quotes of
+the mail (its echo; the answer of a command that quotes its lines, as orders do) is masked for
+every secret written in the mail, whatever the command word of the line that carried it (a
+misspelt SIGNON's too: gm.commands.secrecy). gm's own words are left as they are.
 """
 
 from __future__ import annotations
@@ -11,17 +14,19 @@ from gm.commands.base import CommandError, Invocation, MailContext, Section
 from gm.commands.echo import count_lines
 from gm.commands.reader import ORDERS
 from gm.commands.registry import CommandTable
+from gm.commands.secrecy import mask_text
 from gm.games.mailer import wrap
 
 
 def run_commands(ctx: MailContext, table: CommandTable, invocations: list[Invocation]) -> list[Section]:
     sections: list[Section] = []
     unshown = 0
+    secrets = [s for i in invocations for s in table.find(i.name).secrets(i)]  # type: ignore[union-attr]
     for invocation in invocations:
         command = table.find(invocation.name)
         assert command is not None
         full = ctx.budget.full
-        section = _run(ctx, table, invocation)
+        section = _run(ctx, table, invocation, secrets)
         if full and section.ok and command.read_only:
             unshown += 1
             continue
@@ -33,7 +38,7 @@ def run_commands(ctx: MailContext, table: CommandTable, invocations: list[Invoca
     return sections
 
 
-def _run(ctx: MailContext, table: CommandTable, invocation: Invocation) -> Section:
+def _run(ctx: MailContext, table: CommandTable, invocation: Invocation, secrets: list[str]) -> Section:
     command = table.find(invocation.name)
     assert command is not None
     echo = command.echo(invocation)
@@ -45,15 +50,22 @@ def _run(ctx: MailContext, table: CommandTable, invocation: Invocation) -> Secti
         lines = command.run(ctx, invocation)
         if savepoint is not None:
             savepoint.commit()
-        return _section(ctx, echo, lines, True, invocation.name)
+        return _section(ctx, _masked(echo, secrets), _masked(lines, secrets) if command.quotes else lines, True,
+                        invocation.name)
     except CommandError as exc:
         if savepoint is not None:
             savepoint.rollback()
-        return _section(ctx, echo, [f"ERROR: {exc}"], False, invocation.name)
+        error = [f"ERROR: {exc}"]
+        return _section(ctx, _masked(echo, secrets), _masked(error, secrets) if command.quotes else error, False,
+                        invocation.name)
     finally:
         for action in ctx.keep:
             action()
         ctx.keep.clear()
+
+
+def _masked(lines: list[str], secrets: list[str]) -> list[str]:
+    return [mask_text(line, secrets) for line in lines] if secrets else lines
 
 
 def _section(ctx: MailContext, echo: list[str], lines: list[str], ok: bool, name: str) -> Section:

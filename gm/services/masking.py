@@ -2,7 +2,7 @@
 CONFIRM ADDRESS) are masked in its stored copy once it is handled, and a secret gm mailed is
 masked in the outbox's copy once the mail went. Everything else of a mail is kept as it came:
 only the bytes of the secret change, and in a base64 or quoted-printable text part only that
-part's encoded text."""
+part's encoded text. A secret is masked here as a reply's quotes mask it (gm.commands.secrecy)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,13 @@ from collections.abc import Iterable
 from email import message_from_bytes
 from email.message import Message
 
-MASK = "****"
+from gm.commands.secrecy import MASK, longest_first, mask_text
 
-
-def mask_text(text: str, secrets: Iterable[str]) -> str:
-    """Each secret masked where it stands as a word of its own (a short one inside other words
-    is left: it is no secret there)."""
-    for secret in _longest_first(secrets):
-        text = re.sub(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", MASK, text)
-    return text
+__all__ = ["MASK", "mask_raw", "mask_text"]
 
 
 def mask_raw(raw: bytes, secrets: Iterable[str]) -> bytes:
-    wanted = _longest_first(secrets)
+    wanted = longest_first(secrets)
     if not wanted:
         return raw
     for secret in wanted:
@@ -65,11 +59,3 @@ def _mask_encoded(raw: bytes, part: Message, secrets: list[str]) -> bytes:
         return raw.replace(payload.encode("ascii", "surrogateescape"), again.encode("ascii"), 1)
     except (LookupError, ValueError, UnicodeError):
         return raw
-
-
-SHORTEST = 4  # shorter words are no secret gm gives or takes (SET PASSWORD wants more), only noise
-
-
-def _longest_first(secrets: Iterable[str]) -> list[str]:
-    """Worth masking, a secret inside a longer one after it."""
-    return sorted({s for s in secrets if len(s) >= SHORTEST and s != MASK}, key=len, reverse=True)

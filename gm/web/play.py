@@ -266,11 +266,12 @@ def try_orders(state: WebState, session: Session, game: Game, reader: Reader, te
     if not typed:
         return {"lines": [], "summary": []}
     ctx = _context(state, session, game, reader)
+    orders, invocation = state.table.orders, Invocation(ORDERS, "", 1, typed[0], body=typed)
     try:
-        answer = state.table.orders.run(ctx, Invocation(ORDERS, "", 1, typed[0], body=typed))
+        answer = orders.run(ctx, invocation)
     except CommandError as exc:
         return {"error": str(exc), "lines": [], "summary": []}
-    return per_line(answer, typed)
+    return per_line(orders.masked(invocation, answer), orders.masked(invocation, typed))  # a sign-on typed: masked
 
 
 def per_line(answer: list[str], typed: list[str]) -> dict[str, Any]:
