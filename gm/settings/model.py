@@ -111,7 +111,7 @@ class GameSettings:
     draw: DrawRules = DrawRules()
     rules: Mapping[str, Any] = field(default_factory=dict)  # the variant's rules chosen (Variant.options)
     seats: int | None = None  # how many players, where the variant allows several numbers (None: the most)
-    private: bool = False  # its web pages only for its players, observers and GM (docs/web.md)
+    private: bool = False  # only for its players, observers and GM: to anyone else not there (gm.games.privacy)
 
 
 def format_duration(delta: timedelta) -> str:
