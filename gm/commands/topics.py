@@ -106,8 +106,9 @@ def variant_named(catalog: VariantCatalog, text: str) -> Variant | None:
 
 
 def provinces_of(ctx: MailContext, named: str) -> list[str]:
-    """HELP PROVINCES / LIST PROVINCES [variant | game]: the board of the variant or game named,
-    else of the game signed on to."""
+    """HELP PROVINCES / LIST PROVINCES [variant | game]: the board of the variant or game named
+    (a private game only for those inside it: to anyone else it names nothing), else of the game
+    signed on to."""
     if named:
         variant = variant_named(ctx.services.catalog, named)
         if variant is None:

@@ -74,6 +74,7 @@ COMMANDS = [
     "SIGNON GM {game} wrong-secret",
     "JOIN {game}",
     "JOIN {game} France",
+    "WEB {game}",
 ]
 
 
