@@ -22,6 +22,7 @@ from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
 from gm.games.pictures import chart_title, phase_report
+from gm.games.press_readers import ANYONE, reads
 from gm.reports.results import results_context
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
 from gm.web.pictures import Pictures
@@ -170,10 +171,11 @@ def _result(game: Game) -> str:
 
 
 def public_press(services: Services, session: Session, game: Game) -> list[PublicPress]:
-    """Press to everyone that is out: what every player of the game has read."""
+    """Press to everyone that is out: what every player of the game has read, and all that an
+    observer or anyone else reads (gm.games.press_readers)."""
     found = []
     for press in session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
-        if press.recipients or (press.with_results and press.published_seq is None):
+        if not reads(press, ANYONE):
             continue
         sender = "the game master" if press.sender_power is None else (
             "an anonymous power" if press.grey else press.sender_power)

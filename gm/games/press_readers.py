@@ -1,0 +1,80 @@
+"""Who reads a press: one rule for press mailed when it is sent, press held for the results and
+mailed with them, HISTORY and the web's pages, so that no two of them can tell a press to
+different readers.
+
+- A power reads press to everyone, press that names it among its recipients, and its own.
+- The game master reads all press (the game's press rules bind the players, not the GM).
+- An observer reads what anyone reads on the game's public page: press to everyone, white or
+  grey, never press to some powers only.
+- Press held for the results (``WITH RESULTS``) is read by nobody but its sender until the
+  results are out; then by exactly those who would have read it had it been sent at once.
+
+Mailed, at once or with the results, a press goes to each of its readers but its sender, whose
+reply said it was sent. Press belongs to the powers' seats (``Seat.power_key``), not their names;
+press stored before it had seats is read by its names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm.store.models import Press, Seat, WebRole
+
+PUBLIC = "public"  # anyone: a stranger on the web (and, for press, an observer)
+
+
+@dataclass(frozen=True)
+class Reader:
+    role: str  # WebRole.PLAYER, WebRole.GM, WebRole.OBSERVER or PUBLIC
+    seat: Seat | None = None  # a power's seat (PLAYER)
+
+    @classmethod
+    def of(cls, role: str, seat: Seat | None) -> Reader:
+        """A seat's player, or what ``role`` names (a GM or an observer has no seat)."""
+        return cls(WebRole.PLAYER, seat) if seat is not None and seat.power else cls(role)
+
+
+GAME_MASTER = Reader(WebRole.GM)
+OBSERVER = Reader(WebRole.OBSERVER)
+ANYONE = Reader(PUBLIC)
+
+
+def is_out(press: Press) -> bool:
+    """Sent at once, or held and published with its results."""
+    return not press.with_results or press.published_seq is not None
+
+
+def sent_by(press: Press, reader: Reader) -> bool:
+    if reader.role == WebRole.GM:
+        return press.sender_power is None
+    seat = reader.seat
+    if reader.role != WebRole.PLAYER or seat is None:
+        return False
+    if press.recipient_seats is None and press.sender_seat is None:  # stored before press had seats
+        return press.sender_power is not None and press.sender_power == seat.power
+    return press.sender_seat == seat.power_key
+
+
+def to_everyone(press: Press) -> bool:
+    return not press.recipients
+
+
+def reads(press: Press, reader: Reader) -> bool:
+    """Whether ``reader`` may read ``press`` now (in HISTORY, on the web; see the module)."""
+    if sent_by(press, reader):
+        return True
+    if not is_out(press):
+        return False
+    if reader.role == WebRole.GM or to_everyone(press):
+        return True
+    seat = reader.seat
+    if reader.role != WebRole.PLAYER or seat is None:
+        return False  # an observer, anyone: never press to some powers only
+    if press.recipient_seats is None:
+        return seat.power in press.recipients
+    return seat.power_key in press.recipient_seats
+
+
+def mailed_to(press: Press, reader: Reader) -> bool:
+    """Whether ``press``, being mailed (at once, or with its results), goes to ``reader``."""
+    return not sent_by(press, reader) and reads(press, reader)
