@@ -68,3 +68,23 @@ def test_its_own_read_it(private: Browser, other_browser: Browser, role: str) ->
     for path in ("/games/g", "/games/g/phases/S1901M", "/games/g/rules"):
         assert private.get(path).status_code == 200, path
         assert other_browser.get(path).status_code == 404, path  # the session is this browser's
+
+
+POSTS = [
+    ("/games/{game}/signin", {"who": "France"}),
+    ("/games/{game}/signin", {"who": "GM"}),
+    ("/games/{game}/link", {"token": "not-a-token"}),
+    ("/games/{game}/signoff", {}),
+    ("/games/{game}/play/orders", {"orders": "A Par H"}),
+    ("/games/{game}/play/command", {"command": "WAIT"}),
+]
+
+
+@pytest.mark.parametrize(("path", "fields"), POSTS)
+def test_a_private_game_takes_a_form_as_a_missing_one(private: Browser, path: str, fields: dict[str, str]) -> None:
+    def sent(game: str) -> tuple[int, str, str]:
+        answer = private.form(f"/games/{game}/signin", path.format(game=game), **fields)
+        return answer.status_code, answer.headers.get("location", ""), answer.text
+
+    hidden, missing = sent("g"), sent(MISSING)
+    assert tuple(part.replace(MISSING, "g") if isinstance(part, str) else part for part in missing) == hidden
