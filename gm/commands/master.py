@@ -6,6 +6,7 @@ from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games.lifecycle import GameError, power_named
 from gm.games.mailer import hang
+from gm.mailsyntax import mail_address
 
 
 class _GmCommand(Command):
@@ -100,9 +101,10 @@ class Replace(_GmCommand):
     summary = "give a power to a new player, who is mailed a secret (a player replaced is told)"
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
-        power_text, _, address = args.rpartition(" ")
-        if not power_text or "@" not in address:
-            raise CommandError(f"write {self.usage}")
+        power_text, _, written = args.rpartition(" ")
+        address = mail_address(written)
+        if not power_text or address is None:
+            raise CommandError(f"write {self.usage} (a plain address, as name@example.org)")
         power = Eject._power(ctx, game, power_text)
         gm_actions.replace(ctx.services, ctx.session, game, power, address, ctx.actor)
         return [f"{power} is now played from {address}, who has been sent a secret."]

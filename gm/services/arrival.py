@@ -20,7 +20,7 @@ from gm.services.oversize import cut_down
 # What tells two deliveries of one mail from two mails that share a Message-ID: the headers its
 # writer set and its body, not the trace headers each delivery adds (Received, Delivered-To).
 _WRITER_HEADERS = ("From", "Subject", "Date")
-REPLACED_DOMAIN = "replaced-message-id.invalid"  # of a Message-ID gm would not repeat (``checked_message_id``)
+REPLACED_DOMAIN = "replaced.invalid"  # of a Message-ID gm would not repeat (``checked_message_id``)
 
 
 @dataclass(frozen=True)
@@ -118,5 +118,5 @@ def checked_message_id(written: str) -> str:
     kept = message_id(written)
     if kept is not None:
         return kept
-    digest = hashlib.sha256(written.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+    digest = hashlib.sha256(written.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return f"<{digest}@{REPLACED_DOMAIN}>"

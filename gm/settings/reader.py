@@ -13,6 +13,7 @@ from datetime import time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from gm.mailsyntax import mail_address
 from gm.settings.model import (
     Assignment,
     DeadlineRule,
@@ -38,6 +39,11 @@ WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6
 _DURATION = re.compile(r"(\d+)\s*(d|days?|h|hours?|m|min|mins|minutes?)", re.I)
 _DAILY = re.compile(r"^(?:every\s+day\s+at|daily\s+at|at)?\s*(\d{1,2}):(\d{2})(?:\s+(\S+))?$", re.I)
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def _is_address(text: str) -> bool:
+    """A plain address with a dot in its domain: gm writes to it (gm.mailsyntax)."""
+    return bool(_EMAIL.match(text)) and mail_address(text) is not None
 
 
 def parse_duration(text: str) -> timedelta | None:
@@ -134,7 +140,7 @@ class _Reader:
         if not self.known_variants(variant):
             self.problem(line_of(raw, "variant"), f"unknown variant {variant!r}")
         gm = str(raw.get("gm") or "")
-        if not _EMAIL.match(gm):
+        if not _is_address(gm):
             self.problem(line_of(raw, "gm"), f"'gm' must be the GM's mail address, not {gm!r}")
         zone = self.zone(raw.get("timezone", "UTC"), line_of(raw, "timezone"))
         schedule = self.schedule(raw.get("deadlines"), line_of(raw, "deadlines"), zone)
@@ -317,7 +323,7 @@ class _Reader:
     def addresses(self, raw: Any, line: int | None) -> list[str]:
         result = []
         for item in raw if isinstance(raw, list) else [raw]:
-            if not _EMAIL.match(str(item)):
+            if not _is_address(str(item)):
                 self.problem(line, f"{item!r} is not a mail address")
             else:
                 result.append(str(item).strip())
@@ -339,7 +345,7 @@ class _Reader:
                 if key not in ("email", "power", "name", "timezone"):
                     self.problem(line_of(item, key) or line, f"unknown player setting {key!r} (email, power, name, timezone)")
             email = str(item.get("email") or "")
-            if not _EMAIL.match(email):
+            if not _is_address(email):
                 self.problem(where, f"player address {email!r} is not a mail address")
                 continue
             zone = item.get("timezone")

@@ -36,7 +36,10 @@ class StrictPolicy(EmailPolicy):
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if isinstance(value, str) and _CONTROL.search(value):
             raise HeaderRefused(f"{name}: a control character in {value!r}")
-        stored = super().header_store_parse(name, value)
+        try:
+            stored = super().header_store_parse(name, value)
+        except ValueError as exc:  # the email package's own refusals (a line end in an address's part)
+            raise HeaderRefused(f"{name}: {exc}") from exc
         if _CONTROL.search(str(stored[1])):  # an encoded word in it decoded to one
             raise HeaderRefused(f"{name}: {value!r} decodes to a control character")
         return stored
