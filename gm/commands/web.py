@@ -1,11 +1,19 @@
 """WEB: a one-time link to a game's web pages, mailed to the address the seat is registered to;
-WEB SIGNOFF: end every web session of the seat (gm.games.web_access, docs/web.md)."""
+WEB SIGNOFF: end every web session of the seat (gm.games.web_access, docs/web.md).
+
+``LINKS_PER_HOUR`` links an hour per address, counted apart for a WEB after a SIGNON (the secret
+proves the player), a WEB naming the game from the registered address, and the web page's asks
+(gm.web.signin): no number of asks by others ever refuses a player's own WEB after SIGNON. A
+refusal is said in the reply, which goes to that very address.
+
+A private game is told to nobody outside it: ``WEB game`` for one from an address that has no
+role in it is answered as for a game that does not exist."""
 
 from __future__ import annotations
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.games.lifecycle import find_game
 from gm.games.mailer import format_moment, hang
+from gm.games.privacy import game_seen_by, no_such_game
 from gm.games.web_access import (
     AccessRefused,
     Holder,
@@ -19,14 +27,16 @@ from gm.games.web_access import (
 )
 from gm.store.models import Game, WebRole
 
-LINKS_PER_HOUR = 5  # per address, asked by mail or on the web alike
+LINKS_PER_HOUR = 5  # per address, for each way of asking (see the module's docstring)
 SIGNOFF_WORDS = ("SIGNOFF", "SIGN-OFF", "OFF")
+SIGNED_ON = "link-signon"  # the count of WEB after a SIGNON
+FROM_ADDRESS = "link"  # the count of WEB <game> from the registered address
 
 
-def mail_links(ctx: MailContext, game: Game, found: list[Holder]) -> list[str]:
+def mail_links(ctx: MailContext, game: Game, found: list[Holder], kind: str) -> list[str]:
     """Links for ``found`` (all of one address: the one this reply goes to), rate limited."""
     for holder in found:
-        until = admit(ctx.services, ctx.session, "link", [f"address:{holder.address}"], LINKS_PER_HOUR)
+        until = admit(ctx.services, ctx.session, kind, [f"address:{holder.address}"], LINKS_PER_HOUR)
         if until is not None:
             raise CommandError(f"{LINKS_PER_HOUR} links an hour have been asked for {holder.address}: ask again "
                                f"after {format_moment(until, 'UTC')}")
@@ -55,7 +65,7 @@ class Web(Command):
         if words and words[0].upper() in SIGNOFF_WORDS:
             return self._signoff(ctx)
         if ctx.game is not None and (not words or words[0] == ctx.game.name):
-            game = ctx.game
+            game, kind = ctx.game, SIGNED_ON
             if ctx.is_gm:
                 found = [h for h in holders(ctx.services, game) if h.role == WebRole.GM]
             elif ctx.power is not None and ctx.seat is not None and ctx.seat.player is not None:
@@ -65,17 +75,17 @@ class Web(Command):
         else:
             if not words:
                 raise CommandError(f"write {self.usage} (or SIGNON first)")
-            named = find_game(ctx.session, words[0])
+            named = game_seen_by(ctx.services, ctx.session, words[0], ctx.sender)  # a private game: to its own
             if named is None:
-                raise CommandError(f"there is no game {words[0]!r} (LIST shows the games)")
-            game = named
+                raise CommandError(no_such_game(words[0]))
+            game, kind = named, FROM_ADDRESS
             # Only to the sender's own roles: the reply goes to the sender, which is then the
             # address each link is for (a forged From gets the real holder a mail, nothing more).
             found = [h for h in holders(ctx.services, game) if h.address == ctx.sender]
             if not found:
                 raise CommandError(f"{ctx.sender} plays no seat of {game.name}, and is not its game master or an "
                                    "observer")
-        return mail_links(ctx, game, found)
+        return mail_links(ctx, game, found, kind)
 
     def _signoff(self, ctx: MailContext) -> list[str]:
         game = ctx.require_game()

@@ -1,17 +1,25 @@
 """The web application: a list of routes to small handlers (Starlette), built on the services
-and commands the mail uses (docs/web.md)."""
+and commands the mail uses (docs/web.md).
+
+Every request passes ``gm.web.limits.Bounds`` (what it may send, refused before it is read) and
+``gm.web.security.SecurityHeaders``. A path that names a page but for a trailing slash (or the
+lack of one) is redirected to the page at the configured ``base_url``, never at the address
+the request's ``Host`` header names (Starlette's own slash redirect copies that header)."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Match, Route
 
 from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.web import pages, play, signin
+from gm.web.limits import Bounds
 from gm.web.pictures import Pictures
 from gm.web.security import SecurityHeaders
 from gm.web.state import TEMPLATES, WebState
@@ -36,6 +44,9 @@ def build_app(services: Services, table: CommandTable | None = None, pictures: P
         return Response(found[0], media_type=found[1], headers={"cache-control": "public, max-age=3600"})
 
     async def not_found(request: Request, exc: Exception) -> Response:
+        other = _slash_twin(request, routes)
+        if other is not None:
+            return RedirectResponse(state.base_url + other, status_code=307)
         return await state.work(lambda: state.message(request, "Not found", "There is no such page here.", 404,
                                                       back="/"))
 
@@ -57,7 +68,21 @@ def build_app(services: Services, table: CommandTable | None = None, pictures: P
         Route("/games/{name}/play/command", play.post_command, methods=["POST"]),
         Route("/games/{name}/play/gm", play.post_gm, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)], exception_handlers={404: not_found})
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders), Middleware(Bounds)],
+                    exception_handlers={404: not_found})
+    app.router.redirect_slashes = False  # it names the Host header's site: not_found redirects instead
     app.state.web = state
     return app
+
+
+def _slash_twin(request: Request, routes: list[Route]) -> str | None:
+    """The path and query of the page this path names but for its trailing slash, if any."""
+    path = request.scope.get("path", "")
+    if path in ("", "/"):
+        return None
+    other = path.rstrip("/") if path.endswith("/") else path + "/"
+    if not any(route.matches({**request.scope, "path": other})[0] is not Match.NONE for route in routes):
+        return None
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    return quote(other) + (f"?{query}" if query else "")
 

@@ -1,11 +1,16 @@
 """The signed-in pages: a player's (the power's units and orders, the order box, press, WAIT and
 DRAW) and the game master's (every power's orders, the GM's commands). Every action posted here
 is run by gm.web.actions as a mail's commands are; the order box's answers as the player types
-come from the very command a mail runs, tried without its effects (gm.web.dryrun)."""
+come from the very command a mail runs, tried without its effects (gm.web.dryrun).
+
+What a post sends is read only once its session is known to work (gm.web.limits bounds it even
+then): a post without one is answered without its body being read. The GM's box takes no
+``SET PASSWORD``: a new game master secret is set by mail, after ``SIGNON GM`` with the old one,
+so a session taken over on the web never becomes a lasting secret."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -24,8 +29,9 @@ from gm.services.mailtext import readable_lines
 from gm.store.models import AuditEntry, Game, GameStatus, WebRole
 from gm.store.retry import DatabaseBusy
 from gm.web.actions import ActionRefused, Actor, RateLimited, act
-from gm.web.security import csrf_for_session, same_origin
-from gm.web.signin import MAX_FORM_BYTES, first, form_of
+from gm.web.limits import clean, json_object, read_body, read_form
+from gm.web.security import csrf_of_session_right, same_origin
+from gm.web.signin import first
 from gm.web.state import Reader, WebState
 from gm.web.views import game_view
 
@@ -49,10 +55,8 @@ async def play_page(request: Request) -> Response:
     def read() -> Response:
         with state.services.db.reading() as session:
             game = find_game(session, name)
-            if game is None:
-                return RedirectResponse("/", status_code=303)
-            reader = state.reader(session, request, game)
-            if reader is None:
+            reader = state.reader(session, request, game) if game is not None else None
+            if game is None or reader is None:  # alike: a private game's name is told to nobody
                 return RedirectResponse(f"/games/{name}/signin", status_code=303)
             if reader.role == WebRole.OBSERVER:
                 return RedirectResponse(f"/games/{name}", status_code=303)
@@ -108,7 +112,7 @@ def _gm_part(state: WebState, session: Session, game: Game) -> dict[str, Any]:
 
 def _answer(session: Session, game: Game, reader: Reader, done: str) -> list[str]:
     """What this session's action ``done`` (its inbound id) was answered, as stored with it."""
-    if not done.isdigit():
+    if not (done.isascii() and done.isdigit() and len(done) < 19):
         return []
     entries = session.scalars(select(AuditEntry).where(
         AuditEntry.game_id == game.id, AuditEntry.actor == reader.row.address, AuditEntry.action == "web-action")
@@ -121,21 +125,34 @@ def _answer(session: Session, game: Game, reader: Reader, done: str) -> list[str
 
 # -- actions ------------------------------------------------------------------------------------
 
-async def _act(request: Request, subject: str, form: dict[str, list[str]],
-               build: Any, gm_only: bool = False) -> Response:
-    """Run what ``build(game, reader)`` asks (invocations, or a refusal's text) as the reader."""
+Build = Callable[[Game, Reader], "list[Invocation] | str"]
+
+
+def _signed_out(state: WebState, request: Request, name: str) -> Response:
+    return state.message(request, "Signed out", "You are not signed in to this game (or your session has ended). "
+                         "Ask for a new link.", 403, back=f"/games/{name}/signin")
+
+
+async def _act(request: Request, read: Callable[[dict[str, list[str]]], tuple[str, Build]],
+               gm_only: bool = False) -> Response:
+    """Run what the posted form asks as the reader: ``read(form)`` gives the action's subject and
+    ``build(game, reader)``, which gives the invocations or a refusal's text. The form is read
+    only once the session is known to work."""
     state: WebState = request.app.state.web
     name = request.path_params["name"]
+    if not await state.work(lambda: state.signed_in(request, name)):
+        return await state.work(lambda: _signed_out(state, request, name))
+    form = await read_form(request)
+    subject, build = read(form)
 
     def work() -> Response:
         with state.services.db.reading() as session:
             game = find_game(session, name)
             reader = state.reader(session, request, game) if game is not None else None
             if game is None or reader is None:
-                return state.message(request, "Signed out", "You are not signed in to this game (or your session "
-                                     "has ended). Ask for a new link.", 403, back=f"/games/{name}/signin")
+                return _signed_out(state, request, name)
             if not (same_origin(request, state.base_url)
-                    and first(form, "csrf") == csrf_for_session(state.key, reader.token)):
+                    and csrf_of_session_right(state.key, reader.token, first(form, "csrf"))):
                 return state.message(request, "Please try again", "This form was out of date (or not sent from "
                                      "this site): nothing was done. Load the page again.", 403, reader=reader,
                                      back=f"/games/{name}/play")
@@ -173,77 +190,113 @@ def _lines(text: str) -> list[str]:
 
 
 async def post_orders(request: Request) -> Response:
-    form = await form_of(request)
-    lines = [line for line in _lines(first(form, "orders")) if line.strip()]
+    def read(form: dict[str, list[str]]) -> tuple[str, Build]:
+        lines = [line for line in _lines(first(form, "orders")) if line.strip()]
 
-    def build(game: Game, reader: Reader) -> list[Invocation] | str:
-        if not lines:
-            return "The order box was empty."
-        return [Invocation(ORDERS, "", 1, lines[0], body=lines)]
+        def build(game: Game, reader: Reader) -> list[Invocation] | str:
+            if not lines:
+                return "The order box was empty."
+            return [Invocation(ORDERS, "", 1, lines[0], body=lines)]
 
-    return await _act(request, "orders", form, build)
+        return "orders", build
+
+    return await _act(request, read)
 
 
 async def post_press(request: Request) -> Response:
-    form = await form_of(request)
-    body = _lines(first(form, "text"))
-    words = (["GREY"] if first(form, "grey") else []) + (["WITH", "RESULTS"] if first(form, "later") else [])
-    recipients = [power for power in form.get("to", []) if power]
+    def read(form: dict[str, list[str]]) -> tuple[str, Build]:
+        body = _lines(first(form, "text"))
+        words = (["GREY"] if first(form, "grey") else []) + (["WITH", "RESULTS"] if first(form, "later") else [])
+        recipients = [power for power in form.get("to", []) if power]
 
-    def build(game: Game, reader: Reader) -> list[Invocation] | str:
-        if not "".join(body).strip():
-            return "The press had no text."
-        known = {s.power for s in current_seats(game) if s.power}
-        if any(power not in known for power in recipients):
-            return "The press names a power not in this game."
-        args = " ".join(words + (["TO", *recipients] if recipients else []))
-        return [Invocation("PRESS", args, 1, f"PRESS {args}".rstrip(), body=body)]
+        def build(game: Game, reader: Reader) -> list[Invocation] | str:
+            if not "".join(body).strip():
+                return "The press had no text."
+            known = {s.power for s in current_seats(game) if s.power}
+            if any(power not in known for power in recipients):
+                return "The press names a power not in this game."
+            args = " ".join(words + (["TO", *recipients] if recipients else []))
+            return [Invocation("PRESS", args, 1, f"PRESS {args}".rstrip(), body=body)]
 
-    return await _act(request, "press", form, build)
+        return "press", build
+
+    return await _act(request, read)
 
 
 async def post_command(request: Request) -> Response:
-    form = await form_of(request)
-    word = first(form, "command").upper()
+    def read(form: dict[str, list[str]]) -> tuple[str, Build]:
+        word = first(form, "command").upper()
 
-    def build(game: Game, reader: Reader) -> list[Invocation] | str:
-        if word not in SIMPLE_COMMANDS:
-            return "Unknown action."
-        return [Invocation(word, "", 1, word)]
+        def build(game: Game, reader: Reader) -> list[Invocation] | str:
+            if word not in SIMPLE_COMMANDS:
+                return "Unknown action."
+            return [Invocation(word, "", 1, word)]
 
-    return await _act(request, word.lower() if word in SIMPLE_COMMANDS else "action", form, build)
+        return (word.lower() if word in SIMPLE_COMMANDS else "action"), build
+
+    return await _act(request, read)
+
+
+SECRET_WORDS = ("PASSWORD", "SECRET")
+BY_MAIL_ONLY = ("A new game master secret is set by mail only: send SIGNON GM {game} <your secret> and "
+                "SET PASSWORD <new secret> from your address. Nothing was done.")
+
+
+def _sets_a_secret(invocation: Invocation) -> bool:
+    words = invocation.args.split()
+    return invocation.name == "SET" and bool(words) and words[0].upper() in SECRET_WORDS
 
 
 async def post_gm(request: Request) -> Response:
-    """The GM's box: commands as the GM would mail them after SIGNON GM (no other sign-on)."""
-    form = await form_of(request)
-    text = "\n".join(_lines(first(form, "commands")))
+    """The GM's box: commands as the GM would mail them after SIGNON GM (no other sign-on, and
+    no new secret: that needs the old one, by mail)."""
+    def read(form: dict[str, list[str]]) -> tuple[str, Build]:
+        text = "\n".join(_lines(first(form, "commands")))
 
-    def build(game: Game, reader: Reader) -> list[Invocation] | str:
-        table = request.app.state.web.table
-        invocations = read_invocations(readable_lines(text), table.spellings, table.bodied, table.misspelt)
-        if not invocations:
-            return "The box had no commands."
-        if any(i.name in ("SIGNON", "JOIN") for i in invocations):
-            return "SIGNON and JOIN are for mail: here you are signed on as this game's master already."
-        return invocations
+        def build(game: Game, reader: Reader) -> list[Invocation] | str:
+            table = request.app.state.web.table
+            invocations = read_invocations(readable_lines(text), table.spellings, table.bodied, table.misspelt)
+            if not invocations:
+                return "The box had no commands."
+            if any(i.name in ("SIGNON", "JOIN") for i in invocations):
+                return "SIGNON and JOIN are for mail: here you are signed on as this game's master already."
+            if any(_sets_a_secret(i) for i in invocations):
+                return BY_MAIL_ONLY.format(game=game.name)
+            return invocations
 
-    return await _act(request, "commands", form, build, gm_only=True)
+        return "commands", build
+
+    return await _act(request, read, gm_only=True)
 
 
 # -- the order box's answers as the player types --------------------------------------------------
 
 async def check_orders(request: Request) -> Response:
+    """The session, the CSRF header and the throttle are checked first; only then is the body
+    read (bounded), its nesting checked, and parsed."""
     state: WebState = request.app.state.web
     name = request.path_params["name"]
-    body = await request.body()
-    if len(body) > MAX_FORM_BYTES:
-        return JSONResponse({"error": "too long"}, status_code=413)
-    try:
-        text = str(json.loads(body or b"{}").get("text", ""))
-    except (ValueError, AttributeError):
-        return JSONResponse({"error": "not JSON"}, status_code=400)
     token = request.headers.get("x-csrf-token", "")
+
+    def gate() -> Response | None:
+        with state.dry_session() as session:
+            game = find_game(session, name)
+            reader = state.reader(session, request, game) if game is not None else None
+            if game is None or reader is None:
+                return JSONResponse({"error": "you are not signed in to this game"}, status_code=403)
+            if not (same_origin(request, state.base_url) and csrf_of_session_right(state.key, reader.token, token)):
+                return JSONResponse({"error": "out of date: load the page again"}, status_code=403)
+            if not state.checks.allow(reader.row.id):
+                return JSONResponse({"error": "too many checks: slow down"}, status_code=429)
+            return None
+
+    refused = await state.work(gate)
+    if refused is not None:
+        return refused
+    found = json_object(await read_body(request)).get("text", "")
+    if not isinstance(found, str):
+        return JSONResponse({"error": "the text is not a string"}, status_code=400)
+    text = clean(found)
 
     def work() -> Response:
         with state.dry_session() as session:
@@ -251,10 +304,6 @@ async def check_orders(request: Request) -> Response:
             reader = state.reader(session, request, game) if game is not None else None
             if game is None or reader is None:
                 return JSONResponse({"error": "you are not signed in to this game"}, status_code=403)
-            if not (same_origin(request, state.base_url) and token == csrf_for_session(state.key, reader.token)):
-                return JSONResponse({"error": "out of date: load the page again"}, status_code=403)
-            if not state.checks.allow(reader.row.id):
-                return JSONResponse({"error": "too many checks: slow down"}, status_code=429)
             return JSONResponse(try_orders(state, session, game, reader, text))
 
     return await state.work(work)

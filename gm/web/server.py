@@ -1,7 +1,13 @@
 """Serving the web application by uvicorn inside gm's own event loop: `gm web` runs only this,
 `gm run` runs it beside the mail and the deadlines (gm.runtime.daemon). gm handles the signals
 itself (gm.cli): on a stop the server stops taking connections and finishes the requests under
-way (a few seconds at most) before the process ends."""
+way (a few seconds at most) before the process ends.
+
+uvicorn's own limits are set, for a server that shares its process with the mail: h11 (whose
+bound on a request's head is set here; the body is bounded by gm.web.limits), at most
+``MAX_HEAD_BYTES`` of request line and headers, ``MAX_CONNECTIONS`` connections and requests at
+once (more are answered 503), an idle connection closed after ``KEEP_ALIVE`` seconds, and no
+websockets."""
 
 from __future__ import annotations
 
@@ -16,6 +22,9 @@ from starlette.applications import Starlette
 from gm.config import WebConfig
 
 log = logging.getLogger(__name__)
+MAX_HEAD_BYTES = 16 * 1024  # a request's line and headers (more: 400 from uvicorn)
+MAX_CONNECTIONS = 100  # connections (and requests under way) at once; more are answered 503
+KEEP_ALIVE = 5  # seconds an idle connection is kept
 
 
 class _Server(uvicorn.Server):
@@ -30,7 +39,8 @@ class WebServer:
         self.server = _Server(uvicorn.Config(
             app, host=config.host, port=config.port, lifespan="off", log_config=None, access_log=False,
             server_header=False, proxy_headers=True, forwarded_allow_ips=config.trusted_proxies or None,
-            timeout_graceful_shutdown=5))
+            timeout_graceful_shutdown=5, http="h11", ws="none", h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+            limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=KEEP_ALIVE))
 
     @property
     def started(self) -> bool:
