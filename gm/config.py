@@ -11,15 +11,18 @@ that names it, never an empty password sent to a server.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gm.mailsyntax import ENCODED_WORD, mail_address
 from gm.yamlfile import YamlProblem, load_strict
 
 INBOUND_KINDS = ("maildir", "imap")
 OUTBOUND_KINDS = ("maildir", "smtp")
 TLS_MODES = {"imap": ("ssl", "none"), "smtp": ("starttls", "ssl", "none")}
+_TOKEN = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`{|}~-]+")  # RFC 2045's token: an authserv-id as mail servers write it
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,8 @@ class AppConfig:
     outbound: MailboxConfig = field(default_factory=MailboxConfig)
     max_mail_bytes: int = 512 * 1024  # larger mails are kept cut down and refused
     sender_rate: int = 30  # replies a sender gets per hour (its mails are all handled)
-    require_authentication_results: bool = False  # demand a passing DKIM/SPF verdict
+    require_authentication_results: bool = False  # SIGNON only in mail authenticated by authserv_id's verdict
+    authserv_id: str = ""  # the name the mail server writes first in the Authentication-Results it adds
     lock_timeout: float = 20.0  # seconds a process waits for a lock before leaving the work to the next run
     statement_timeout: float = 120.0  # seconds one SQL statement may run (PostgreSQL)
     outbox_lease: float = 300.0  # seconds a sending process holds the mails it claimed
@@ -112,7 +116,7 @@ class ConfigError(Exception):
 
 KEYS = ("home", "database", "database_password", "secrets_file", "games_dir", "judge_address", "judge_name",
         "admin_address", "inbound", "outbound", "max_mail_bytes", "sender_rate", "require_authentication_results",
-        "lock_timeout", "statement_timeout", "outbox_lease", "web")
+        "authserv_id", "lock_timeout", "statement_timeout", "outbox_lease", "web")
 
 
 def shown_url(url: str) -> str:
@@ -162,14 +166,15 @@ def load_config(path: Path | None) -> AppConfig:
         home=base.home,
         database_url=_database(raw, base.database_url, secrets),
         games_dir=Path(raw.get("games_dir", base.games_dir)),
-        judge_address=str(raw.get("judge_address", base.judge_address)),
-        judge_name=str(raw.get("judge_name", base.judge_name)),
-        admin_address=str(raw.get("admin_address", base.admin_address)),
+        judge_address=_address(raw, "judge_address", base.judge_address, path),
+        judge_name=_name(raw, "judge_name", base.judge_name, path),
+        admin_address=_address(raw, "admin_address", base.admin_address, path),
         inbound=_mailbox("inbound", raw.get("inbound"), base.inbound, path, secrets),
         outbound=_mailbox("outbound", raw.get("outbound"), base.outbound, path, secrets),
         max_mail_bytes=_count(raw, "max_mail_bytes", base.max_mail_bytes, path),
         sender_rate=_count(raw, "sender_rate", base.sender_rate, path),
         require_authentication_results=_flag(raw, "require_authentication_results", path),
+        authserv_id=_authserv_id(raw, path),
         lock_timeout=_seconds(raw, "lock_timeout", base.lock_timeout, path),
         statement_timeout=_seconds(raw, "statement_timeout", base.statement_timeout, path),
         outbox_lease=_seconds(raw, "outbox_lease", base.outbox_lease, path),
@@ -254,6 +259,32 @@ def _flag(raw: dict[str, Any], key: str, source: Path) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be true or false, not {value!r}")
+    return value
+
+
+def _address(raw: dict[str, Any], key: str, default: str, source: Path) -> str:
+    value = str(raw.get(key, default)).strip()
+    if mail_address(value) is None:
+        raise ConfigError(f"{source}: {key} must be a plain mail address (as judge@example.org), not {value!r}")
+    return value
+
+
+def _name(raw: dict[str, Any], key: str, default: str, source: Path) -> str:
+    value = str(raw.get(key, default))
+    if not value.isprintable() or ENCODED_WORD in value:
+        raise ConfigError(f"{source}: {key} must be one line of text, without '=?', not {value!r}")
+    return value
+
+
+def _authserv_id(raw: dict[str, Any], source: Path) -> str:
+    """Without it nothing is authenticated, so ``require_authentication_results`` needs it."""
+    value = str(raw.get("authserv_id") or "").strip()
+    if value and not _TOKEN.fullmatch(value):
+        raise ConfigError(f"{source}: authserv_id must be one word (your mail server's name, as mx.example.org), "
+                          f"not {value!r}")
+    if raw.get("require_authentication_results") is True and not value:
+        raise ConfigError(f"{source}: require_authentication_results needs authserv_id: the name your mail server "
+                          "writes first in the Authentication-Results header it adds to each mail (deploy/README.md)")
     return value
 
 

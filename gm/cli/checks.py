@@ -36,7 +36,20 @@ def everything(config: AppConfig, timeout: float = 20.0) -> Iterator[Finding]:
     yield from database(config)
     yield mailbox("inbound", config.inbound, config, timeout)
     yield mailbox("outbound", config.outbound, config, timeout)
+    yield from authentication(config)
     yield from games(config)
+
+
+def authentication(config: AppConfig) -> Iterator[Finding]:
+    """What ``require_authentication_results`` trusts (gm.services.authresults); the
+    configuration is refused when it is on without ``authserv_id``."""
+    if config.require_authentication_results:
+        yield Finding(OK, "authentication", f"SIGNON counts only in mail with a DKIM or DMARC pass for its From "
+                                            f"domain in the topmost Authentication-Results of {config.authserv_id}: "
+                                            "that server must add one to every mail it delivers to gm")
+    elif config.authserv_id:
+        yield Finding(WARN, "authentication", f"authserv_id is {config.authserv_id}, but "
+                                              "require_authentication_results is false: nothing uses it")
 
 
 def secrets(config: AppConfig) -> Iterator[Finding]:

@@ -103,7 +103,9 @@ class Signon(Command):
         else:
             raise CommandError(f"write {self.usage}")
         if ctx.services.config.require_authentication_results and not ctx.authenticated:
-            raise CommandError("this judge only accepts mail that passed DKIM or SPF checks")
+            raise CommandError("this judge takes SIGNON only in mail that its mail server found signed by the "
+                               "domain of your address (a DKIM or DMARC pass), and this one was not: send it "
+                               "straight from your own mail provider, not forwarded or through another server")
         # Locked for the rest of the mail: its commands run wholly before or after a phase is processed.
         game = find_game(ctx.session, game_name, lock=True) or find_game(ctx.session, game_name.lower(), lock=True)
         if game is not None and not hidden_from(ctx.services, game, ctx.sender):

@@ -38,6 +38,7 @@ from gm.games.context import Services
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
 from gm.services.arrival import Arrival, arrive, parse_message
+from gm.services.authresults import authenticated
 from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import body_text, readable_lines
 from gm.services.masking import mask_raw
@@ -194,7 +195,7 @@ class Intake:
                 self.services, session, to, [self._too_large(row)])), secrets, f"from {row.sender}, refused whole")
         ctx = MailContext(services=self.services, session=session, sender=row.sender, now=self.services.clock.now(),
                           received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
-                          authenticated=_authenticated(message))
+                          authenticated=authenticated(message, self.services.config.authserv_id))
         if invocations:
             sections = run_commands(ctx, self.table, invocations)
         else:
@@ -249,12 +250,3 @@ def _outcome(ctx: MailContext, sections: list[Section]) -> str:
 
 def _note(first: str, second: str) -> str:
     return "; ".join(text for text in (first, second) if text)
-
-
-def _authenticated(message: Message) -> bool:
-    """A passing DKIM or SPF verdict in an Authentication-Results header (RFC 8601)."""
-    for value in message.get_all("Authentication-Results", []):
-        text = str(value).lower()
-        if "dkim=pass" in text or "spf=pass" in text:
-            return True
-    return False
