@@ -8,6 +8,10 @@ Grey press never tells its sender: every recipient sees the list as the sender w
 the sender when it named itself), and a list of every power but the sender is press to
 everyone. Press belongs to the powers' seats (Seat.power_key), not their names: a power renamed
 keeps it, a newcomer given an old name never sees it; a replacement takes over the power's.
+
+Who reads a press, mailed at once, held for the results or listed by HISTORY, is one rule
+(gm.games.press_readers): the powers it names (or every power), the game master, observers
+only press to everyone; press held for the results nobody but its sender until they are out.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
+from gm.games import notices
 from gm.games.lifecycle import current_seats, power_named, seat_of
-from gm.games.mailer import reader_zone
 from gm.games.plaintext import quoted
+from gm.games.press_readers import GAME_MASTER, PUBLIC, Reader, mailed_to, reads, sent_by
 from gm.store.models import Game, GameStatus, Press, SeatStatus
 
 GREY_WORDS = ("GREY", "GRAY")
@@ -67,15 +72,16 @@ class SendPress(Command):
         text = "\n".join(invocation.body).strip("\n")
         if not text.strip():
             raise CommandError("the press has no text (end it with ENDPRESS)")
-        ctx.session.add(Press(game_id=game.id, phase=game.phase, sender_power=sender, recipients=recipients,
-                              sender_seat=_key(game, sender), recipient_seats=[_key(game, r) for r in recipients],
-                              grey=request.grey, with_results=request.later, body=text, inbound_id=ctx.inbound_id,
-                              sent_at=ctx.now))
+        press = Press(game_id=game.id, phase=game.phase, sender_power=sender, recipients=recipients,
+                      sender_seat=_key(game, sender), recipient_seats=[_key(game, r) for r in recipients],
+                      grey=request.grey, with_results=request.later, published_seq=None, body=text,
+                      inbound_id=ctx.inbound_id, sent_at=ctx.now)
+        ctx.session.add(press)
         to = ", ".join(recipients) if recipients else "everyone"
         if request.later:
             return [f"Press to {to} will be published with the results of this phase"
                     + (", without your name." if request.grey else ".")]
-        self._relay(ctx, game, sender, recipients, request.grey, text)
+        self._relay(ctx, game, press)
         return [f"Press sent to {to}" + (" without your name." if request.grey else ".")]
 
     def _read(self, ctx: MailContext, game: Game, args: str) -> PressRequest:
@@ -110,24 +116,20 @@ class SendPress(Command):
             raise CommandError("name at least one power after TO")
         return PressRequest(grey, later, listed or [])
 
-    def _relay(self, ctx: MailContext, game: Game, sender: str | None, recipients: list[str], grey: bool,
-               text: str) -> None:
-        signature = "the game master" if sender is None else ("an anonymous power" if grey else sender)
-        settings = ctx.services.settings_of(game)
-        addresses = []
-        for seat in current_seats(game):
-            if seat.player is None or seat.power == sender:
-                continue
-            if not recipients or seat.power in recipients:
-                addresses.append((seat.player.email, reader_zone(seat.player.timezone, settings.schedule.zone.key)))
-        if settings.gm.lower() != ctx.sender:
-            addresses.append((settings.gm, settings.schedule.zone.key))  # the GM sees all press
+    def _relay(self, ctx: MailContext, game: Game, press: Press) -> None:
+        """Mailed at once to its readers (gm.games.press_readers: the powers it names, or every
+        power; the GM; observers only press to everyone), never back to the address it came from."""
+        sender, recipients = press.sender_power, press.recipients
+        signature = "the game master" if sender is None else ("an anonymous power" if press.grey else sender)
         heading = f"Press from {signature} to {', '.join(recipients) if recipients else 'everyone'} in {game.name}"
-        for address, zone in addresses:
+        for recipient in notices.recipients(ctx.services, game):
+            if recipient.address.lower() == ctx.sender or not mailed_to(press, Reader.of(recipient.role, recipient.seat)):
+                continue
             ctx.services.mailer.queue(
-                ctx.session, to=address, subject=f"{ctx.services.config.judge_name}: {game.name} press from {signature}",
-                template="mail/press.txt.j2", kind="press", game_id=game.id, game=game, zone=zone,
-                heading=heading, text=text,
+                ctx.session, to=recipient.address,
+                subject=f"{ctx.services.config.judge_name}: {game.name} press from {signature}",
+                template="mail/press.txt.j2", kind="press", game_id=game.id, game=game, zone=recipient.zone,
+                heading=heading, text=press.body,
             )
 
 
@@ -167,23 +169,19 @@ class Broadcast(SendPress):
 
 
 def visible_press(ctx: MailContext, game: Game) -> list[str]:
-    """The archived press that the reader may see: press to everyone, and press its power sent
-    or received, by the power's seat whatever it is named now (press held for the results only
-    once the results are out). The game master sees all of it."""
+    """The archived press that the reader may read (gm.games.press_readers): press to everyone,
+    and press its power sent or received, by the power's seat whatever it is named now (press
+    held for the results only once the results are out). The game master reads all of it."""
     power = ctx.power
     seat = seat_of(game, power) if power is not None else None
-    mine_key = seat.power_key if seat is not None else None
+    reader = GAME_MASTER if ctx.is_gm else Reader.of(PUBLIC, seat)
     names = _names_now(game)
     lines: list[str] = []
     for press in ctx.session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
+        if not reads(press, reader):
+            continue
+        mine = sent_by(press, reader)
         legacy = press.recipient_seats is None  # stored before press had seats: read by its names
-        mine = (press.sender_power == power) if legacy and press.sender_seat is None and power else (
-            mine_key is not None and press.sender_seat == mine_key)
-        if press.with_results and press.published_seq is None and not mine:
-            continue
-        to_me = not press.recipients or (power in press.recipients if legacy else mine_key in press.recipient_seats)
-        if not (ctx.is_gm or mine or to_me):
-            continue
         sender = names.get(press.sender_seat, press.sender_power) if press.sender_seat else press.sender_power
         who = "the game master" if press.sender_power is None else (
             "an anonymous power" if press.grey and not mine and not ctx.is_gm else sender)

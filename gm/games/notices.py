@@ -3,27 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
-from gm.store.models import Game, Seat
+from gm.store.models import Game, Seat, WebRole
 from gm.games.mailer import reader_zone
 
 
-def recipients(services: Services, game: Game) -> list[tuple[str, str, Seat | None]]:
-    """(address, time zone, seat) for every player, then the GM and the observers."""
+class Recipient(NamedTuple):
+    address: str
+    zone: str  # the reader's time zone
+    seat: Seat | None  # a player's
+    role: str  # WebRole.PLAYER, WebRole.GM or WebRole.OBSERVER
+
+
+def recipients(services: Services, game: Game) -> list[Recipient]:
+    """Every player, then the GM and the observers (an address once, in its first role)."""
     settings = services.settings_of(game)
-    result: list[tuple[str, str, Seat | None]] = []
+    result: list[Recipient] = []
     for seat in game.seats:
         if seat.left_at is None and seat.player is not None:
-            result.append((seat.player.email, reader_zone(seat.player.timezone, settings.schedule.zone.key), seat))
-    seen = {address for address, _, _ in result}
-    for address in (settings.gm, *settings.observers):
+            result.append(Recipient(seat.player.email, reader_zone(seat.player.timezone, settings.schedule.zone.key),
+                                    seat, WebRole.PLAYER))
+    seen = {recipient.address.lower() for recipient in result}
+    for address, role in ((settings.gm, WebRole.GM), *((a, WebRole.OBSERVER) for a in settings.observers)):
         if address.lower() not in seen:
             seen.add(address.lower())
-            result.append((address, settings.schedule.zone.key, None))
+            result.append(Recipient(address, settings.schedule.zone.key, None, role))
     return result
 
 
@@ -36,21 +44,24 @@ def tell_everyone(
     kind: str,
     subject: str,
     attach_phase_id: int | None = None,
-    reader_key: Callable[[str, Seat | None], Hashable] | None = None,
+    per_reader: Callable[[Recipient], tuple[Hashable, dict[str, Any]]] | None = None,
     **context: Any,
 ) -> None:
-    """``reader_key``: all the text depends on of its reader (given the zone and seat); readers
-    with the same key get the same text, rendered once (results mails: the zone and the press
-    the reader may read). Without it, the text is rendered for each reader."""
+    """``per_reader``: all the text depends on of its reader besides its zone, as a key and what
+    the template is given for it (results mails: the press the reader reads); readers with the
+    same zone and key get the same text, rendered once, and the template no ``seat``. Without
+    it, the text is rendered for each reader, given its seat."""
     texts: dict[Hashable, str] = {}
     rows = []
-    for address, zone, seat in recipients(services, game):
+    for recipient in recipients(services, game):
+        address, zone, seat, _ = recipient
         body = None
-        if reader_key is not None:
-            key = reader_key(zone, seat)
-            body = texts.get(key)
+        if per_reader is not None:
+            key, extra = per_reader(recipient)
+            body = texts.get((zone, key))
             if body is None:
-                body = texts[key] = services.mailer.render(template, game=game, seat=seat, zone=zone, **context)
+                body = texts[(zone, key)] = services.mailer.render(template, game=game, seat=None, zone=zone,
+                                                                   **context, **extra)
         rows.append(services.mailer.outbox_row(
             to=address, subject=f"{services.config.judge_name}: {subject}", template=template,
             kind=kind, game_id=game.id, attach_phase_id=attach_phase_id, body=body,

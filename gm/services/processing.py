@@ -17,13 +17,14 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, finish, seat_of
-from gm.games.notices import tell_everyone, tell_gm
+from gm.games.notices import Recipient, tell_everyone, tell_gm
+from gm.games.press_readers import Reader, mailed_to
 from gm.games.orderbook import current_orders, needed
 from gm.games.schedule import start_phase
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
 from gm.store.codec import encode_position, encode_results, unit_text
-from gm.store.models import Game, GameStatus, PhaseRecord, Press, Seat, SeatStatus
+from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
 
 
 @dataclass(frozen=True)
@@ -155,31 +156,32 @@ def held_press(session: Session, game: Game) -> list[Press]:
     return list(session.scalars(_HELD_PRESS, {"game": game.id}))
 
 
-def published_press(held: list[Press], record: PhaseRecord) -> list[dict[str, Any]]:
-    """The press held for these results, now published (each reader sees what was for them)."""
+def published_press(held: list[Press], record: PhaseRecord) -> list[tuple[Press, dict[str, Any]]]:
+    """The press held for these results, now published, each with what the results mail shows of it."""
     published = []
     for press in held:
         press.published_seq = record.seq
         who = "the game master" if press.sender_power is None else ("an anonymous power" if press.grey else press.sender_power)
-        published.append({"sender": who, "recipients": list(press.recipients), "text": press.body})
+        published.append((press, {"sender": who, "recipients": list(press.recipients), "text": press.body}))
     return published
 
 
 def _results_mails(services: Services, session: Session, game: Game, record: PhaseRecord,
                    report: PhaseReport, before: Position, held: list[Press]) -> None:
-    press = published_press(held, record)
+    published = published_press(held, record)
 
-    def reader_key(zone: str, seat: Seat | None) -> tuple[str, tuple[int, ...]]:
-        """What the results mail depends on of its reader: the zone of the deadline, and the
-        press it shows (as mail/results.txt.j2 chooses it: to everyone, or to the reader's
-        power; the GM and observers read it all)."""
-        return zone, tuple(i for i, p in enumerate(press)
-                           if not p["recipients"] or seat is None or seat.power in p["recipients"])
+    def per_reader(recipient: Recipient) -> tuple[tuple[int, ...], dict[str, Any]]:
+        """What the results mail depends on of its reader besides its zone: the press it reads,
+        by the rule of press mailed at once (gm.games.press_readers: its recipients; the GM;
+        observers only press to everyone; never the sender)."""
+        reader = Reader.of(recipient.role, recipient.seat)
+        shown = [i for i, (press, _) in enumerate(published) if mailed_to(press, reader)]
+        return tuple(shown), {"press": [published[i][1] for i in shown]}
 
     tell_everyone(
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name}, {services.variant_of(game).title(before.phase)}: results", attach_phase_id=record.id,
-        reader_key=reader_key, deadline=game.deadline, press=press,
+        per_reader=per_reader, deadline=game.deadline,
         **results_context(services.variant_of(game), record.phase, report, before),
     )
 
