@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.commands.secrecy import nearness
+from gm.commands.secrecy import nearest
 from gm.games import addresses
 from gm.games.lifecycle import GameError
 from gm.games.mailer import format_moment, reader_zone, wrap, zone_named
@@ -36,7 +36,7 @@ class Set(Command):
         what, _, value = invocation.args.partition(" ")
         kind = what.upper()
         secret = kind in ("PASSWORD", "SECRET") or (
-            kind not in self.KINDS and any(nearness(f"SET {kind}", form) for form in self.secret_forms))
+            kind not in self.KINDS and nearest(f"SET {kind}", self.secret_forms) is not None)
         return [value.strip()] if secret and value.strip() else []
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:

@@ -10,7 +10,7 @@ from gm.domain.position import Position
 from gm.commands import account, master, player, press, topics, web
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
-from gm.commands.secrecy import MISSPELT_REACH, REACH, nearness
+from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
 from gm.games.mailer import hang
 from gm.reports.examples import examples_for
 from gm.store.models import Game
@@ -150,8 +150,8 @@ class CommandTable:
         for command in [*self.player_commands, *self.gm_commands]:
             for spelling in (command.name, *command.aliases):
                 self.by_name[spelling.upper()] = command
-        self.secret_forms = [(form, command) for command in [*self.player_commands, *self.gm_commands]
-                             for form in command.secret_forms]
+        self.secret_forms = {form: command for command in [*self.player_commands, *self.gm_commands]
+                             for form in command.secret_forms}
 
     @property
     def spellings(self) -> dict[str, str]:
@@ -205,13 +205,12 @@ class CommandTable:
         """The command, its form and the words of the line it takes (one word, or two written
         apart or run together), nearest to the line's first words within ``REACH``."""
         written = [(key[0], 1)] + ([(" ".join(key), 2), ("".join(key), 2)] if len(key) > 1 else [])
-        best: tuple[float, Command, str, int] | None = None
+        best: tuple[float, str, int] | None = None
         for text, used in written:
-            for form, command in self.secret_forms:
-                near = nearness(text, form)
-                if near and (best is None or near > best[0]):
-                    best = (near, command, form, used)
-        return best[1:] if best is not None else None
+            found = nearest(text, self.secret_forms)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = (found[0], found[1], used)
+        return (self.secret_forms[best[1]], best[1], best[2]) if best is not None else None
 
     def unknown(self, word: str) -> str:
         near = self.closest(word)

@@ -33,11 +33,17 @@ def longest_first(secrets: Iterable[str]) -> list[str]:
     return sorted({s for s in secrets if len(s) >= SHORTEST and s != MASK}, key=len, reverse=True)
 
 
-def nearness(written: str, spelling: str) -> float:
-    """How near ``written`` is to ``spelling``, as the suggester measures it (0 when below
-    ``REACH``: the quick bounds first, as difflib.get_close_matches tries them)."""
-    matcher = SequenceMatcher(None, spelling, written)
-    if matcher.real_quick_ratio() < REACH or matcher.quick_ratio() < REACH:
-        return 0.0
-    ratio = matcher.ratio()
-    return ratio if ratio >= REACH else 0.0
+def nearest(written: str, spellings: Iterable[str]) -> tuple[float, str] | None:
+    """The spelling nearest to ``written`` within ``REACH`` and how near, measured as the
+    suggester measures it (difflib.get_close_matches: ``written`` read once, the quick bounds
+    tried first)."""
+    matcher = SequenceMatcher()
+    matcher.set_seq2(written)
+    best: tuple[float, str] | None = None
+    for spelling in spellings:
+        matcher.set_seq1(spelling)
+        if matcher.real_quick_ratio() >= REACH and matcher.quick_ratio() >= REACH:
+            ratio = matcher.ratio()
+            if ratio >= REACH and (best is None or ratio > best[0]):
+                best = (ratio, spelling)
+    return best
