@@ -17,6 +17,9 @@ The engine makes one ``Effects`` per movement phase and hands it to the variant'
 * ``preview``: the phase resolved as the orders and the changes so far stand, to look at before
   deciding more (where the fleets are once they have moved, before attacks at sea).
 * ``destroy``: a unit is gone before the land battles (a fleet sunk at sea).
+* ``fail``: a move already judged, and failed, before the rest of the phase (a fleet's naval
+  move, made before the attacks at sea): it is not judged again; the unit stays where it is and
+  its move still stands off, and cuts, as it did.
 * ``roll``: a die (gm.adjudicator.dice); ``announce``: a line for the results. Both go into the
   phase's log, and from there into the results.
 
@@ -37,7 +40,7 @@ from gm.domain.units import Unit, UnitType
 
 class Effects:
     __slots__ = ("position", "rulings", "log", "bonus", "hold_bonus", "carried", "destroyed", "notes", "exposed",
-                 "_closed", "_resolver")
+                 "failed", "_closed", "_resolver")
 
     def __init__(self, position: Position, rulings: Sequence[Ruling], log: PhaseLog,
                  resolver: Callable[[Effects], MovementOutcome] | None = None):
@@ -50,6 +53,7 @@ class Effects:
         self.destroyed: dict[int, str] = {}  # slot -> why it is gone
         self.notes: dict[int, list[str]] = {}  # slot -> lines for the results of its order
         self.exposed: set[int] = set()  # slots whose support any attack cuts
+        self.failed: set[int] = set()  # slots whose move was judged, and failed, before the phase
         self._closed: list[tuple[str, str, str, str | None, frozenset[UnitType] | None]] = []
         self._resolver = resolver  # the engine's resolution of the phase (for ``preview``)
 
@@ -59,7 +63,8 @@ class Effects:
 
     @property
     def changes_anything(self) -> bool:
-        return bool(self.bonus or self.hold_bonus or self.carried or self.destroyed or self.notes or self.exposed)
+        return bool(self.bonus or self.hold_bonus or self.carried or self.destroyed or self.notes or self.exposed
+                    or self.failed)
 
     # -- finding units and orders ------------------------------------------------------
 
@@ -121,6 +126,10 @@ class Effects:
 
     def destroy(self, slot: int, reason: str) -> None:
         self.destroyed[slot] = reason
+
+    def fail(self, slot: int) -> None:
+        """The unit's move failed, judged before the rest of the phase: it is not judged again."""
+        self.failed.add(slot)
 
     def note(self, slot: int, text: str) -> None:
         self.notes.setdefault(slot, []).append(text)

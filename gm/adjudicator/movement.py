@@ -20,7 +20,7 @@ from typing import Final
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.rulings import MovementOutcome, Ruling, refusal
-from gm.adjudicator.variant import SupportCut, Variant
+from gm.adjudicator.variant import SupportCut, Variant, units_by_province
 from gm.domain.geography import Location
 from gm.domain.orders import (
     Convoy,
@@ -149,6 +149,8 @@ class _Resolver:
                 node.side = sides.get(node.power, node.power)
         # Units of one side share a province as one power's may (Variant.sides_share).
         self.share_sides = sides if sides and variant.sides_share else None
+        # Powers that fight as one: a support counts for nothing against a partner of its own.
+        self.partners = bool(sides)
         at: dict[str, _Node] = {}
         if stacks:
             last: dict[str, _Node] = {}
@@ -191,6 +193,9 @@ class _Resolver:
             by_slot[slot].hold_extra += amount
         for slot in effects.exposed:
             by_slot[slot].exposed = True
+        for slot in effects.failed:  # judged already: a move that failed (its order is given after)
+            node = by_slot[slot]
+            node.resolved, node.result = True, False
         for slot, carrier in effects.carried.items():
             carried, by = by_slot[slot], by_slot[carrier]
             carried.carrier = by
@@ -246,19 +251,24 @@ class _Resolver:
 
     def _helped(self, node: _Node) -> _Node | None:
         """In a shared province, the unit a support names: of its type, and ordered as the
-        support says if one is (the move it supports, or not moving)."""
+        support says if one is (the move it supports, or not moving). A unit that goes with
+        another (a leader leading its army) is helped as the one it goes with: what that one
+        does, it does."""
         first = candidate = self.at.get(node.target)  # type: ignore[arg-type]
         fallback = None
+        carried = None
         while candidate is not None:
-            if candidate is not node and candidate.carrier is None and (
-                    node.target_type is None or candidate.unit.type is node.target_type):
-                if node.dest is None and candidate.kind != MOVE:
-                    return candidate
-                if node.dest is not None and candidate.kind == MOVE and candidate.dest == node.dest:
-                    return candidate
-                fallback = fallback or candidate
+            if candidate is not node and (node.target_type is None or candidate.unit.type is node.target_type):
+                if candidate.carrier is not None:
+                    carried = carried or candidate.carrier
+                else:
+                    if node.dest is None and candidate.kind != MOVE:
+                        return candidate
+                    if node.dest is not None and candidate.kind == MOVE and candidate.dest == node.dest:
+                        return candidate
+                    fallback = fallback or candidate
             candidate = candidate.mate
-        return fallback or first
+        return fallback or carried or first
 
     def _convoyed_army(self, node: _Node) -> _Node | None:
         candidate = self.at.get(node.target)  # type: ignore[arg-type]
@@ -368,7 +378,7 @@ class _Resolver:
         dest: str = node.dest  # type: ignore[assignment]  # a move always has one
         for rival in self.moves_to[dest]:
             if rival is not node and not (stacks and self._share(node, rival, dest)) \
-                    and attack <= self._prevent(rival, not optimistic):
+                    and attack <= self._prevent(rival, not optimistic, node if self.partners else None):
                 return False
         if self.claims and node.route is None and not node.convoyed:
             claimants = self.claims.get(dest)
@@ -480,11 +490,14 @@ class _Resolver:
         return False
 
     def _support_total(self, supports: list[_Node], high: bool, against: str | None = None,
-                       also: list[str] | None = None) -> float:
-        """The supports given, without those of the sides ``against`` and ``also``."""
+                       also: list[str] | None = None, foe: _Node | None = None) -> float:
+        """The supports given, without those of the sides ``against`` and ``also``, nor, in a
+        battle with ``foe``, those of its partners (``Variant.sides``: units of one side may not
+        support against each other; a power's own support against itself is standard play's)."""
         total = 0.0
         for s in supports:
-            if s.side != against and (also is None or s.side not in also) and self._resolve(s, high):
+            if s.side != against and (also is None or s.side not in also) \
+                    and (foe is None or s.side != foe.side or s.power == foe.power) and self._resolve(s, high):
                 total += self._support_left(s, high) if s.partial else s.strength
         return total
 
@@ -509,34 +522,39 @@ class _Resolver:
             return node.strength
         return node.strength + self._support_total(node.supports, high, against, also)
 
-    def _defend(self, node: _Node, high: bool) -> float:
-        return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
+    def _defend(self, node: _Node, high: bool, foe: _Node | None = None) -> float:
+        return node.strength + self._support_total(node.supports, high, None, None, foe) if node.supports \
+            else node.strength
 
-    def _prevent(self, node: _Node, high: bool) -> float:
+    def _prevent(self, node: _Node, high: bool, foe: _Node | None = None) -> float:
         if node.convoyed and not self._path(node, high):
             return 0
         if node.opponents is not None:
             for opponent in node.opponents:
                 if self._resolve(opponent, not high):
                     return 0  # beaten head to head: no effect where the winner came from (DATC 4.A.7)
-        return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
+        return node.strength + self._support_total(node.supports, high, None, None, foe) if node.supports \
+            else node.strength
 
     def _resistance(self, node: _Node, high: bool) -> float:
         """What the province ``node`` moves into resists it with: a head-to-head opponent its
-        defence, a unit that stays its hold strength (a stack the sum of them)."""
+        defence, a unit that stays its hold strength (a stack the sum of them); the supports of
+        ``node``'s partners count for nothing against it."""
         there = self.at.get(node.dest)  # type: ignore[arg-type]
         total = 0.0
         stacks = self.stacks
+        foe = node if self.partners else None
         while there is not None:
             if there.carrier is not None or (stacks and self._share(node, there, there.province)):
                 pass
             elif there.kind == MOVE:
                 if _head_to_head(node, there):
-                    total += self._defend(there, high)
+                    total += self._defend(there, high, foe)
                 elif not self._resolve(there, not high):
                     total += there.strength  # it stays, alone: its move failed
             elif there.hold_supports:
-                total += there.strength + there.hold_extra + self._support_total(there.hold_supports, high)
+                total += there.strength + there.hold_extra + self._support_total(there.hold_supports, high, None, None,
+                                                                                 foe)
             else:
                 total += there.strength + there.hold_extra
             there = there.mate
@@ -607,10 +625,11 @@ class _Resolver:
         dislodged: tuple[Dislodgement, ...] = ()
         contested = self._contested() if beaten or self.several_steps else set()
         if beaten:
-            occupied = {u.location.province for u in units}
+            standing = units_by_province(units)
+            sides = self.share_sides
             dislodged = tuple(
                 Dislodgement(unit, by.province,
-                             self.variant.retreat_options(unit, by.province, by.convoyed, occupied, contested))
+                             self.variant.retreat_options(unit, by.province, by.convoyed, standing, contested, sides))
                 for unit, by in beaten
             )
         outcome = MovementOutcome(results, units, dislodged, self.position_units, moved_to)

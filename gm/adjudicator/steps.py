@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.movement import Resolution, amount_text, resolve_round
 from gm.adjudicator.rulings import MovementOutcome, Ruling
-from gm.adjudicator.variant import Variant
+from gm.adjudicator.variant import Variant, units_by_province
 from gm.domain.geography import Location
-from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, UnitRef
+from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit
@@ -36,9 +36,84 @@ def resolve_moves(variant: Variant, position: Position, rulings: Sequence[Ruling
     if not first.several_steps:
         return first.outcome
     journeys = _journeys(rulings, first)
-    outcome = _Rounds(variant, position, rulings, effects, first, journeys).run() if journeys else first.outcome
+    if not journeys:
+        _second_moves(rulings, first.outcome, first.contested)
+        return first.outcome
+    rounds = _Rounds(variant, position, rulings, effects, first, journeys)
+    outcome = rounds.run()
+    cuts = _cut_by_paths(variant, position, rulings, first, rounds.attempts)
+    if cuts:  # a path's later step attacked a unit that gave support in round 1: judge again, that support cut
+        first, rounds, outcome, cuts = _with_cuts(variant, position, rulings, effects, cuts)
+        for index, why in sorted(cuts.items()):
+            result = outcome.results[index]
+            result.notes = (*result.notes, why)
     _second_moves(rulings, outcome, first.contested)
     return outcome
+
+
+def _with_cuts(variant: Variant, position: Position, rulings: Sequence[Ruling], effects: Effects,
+               cuts: dict[int, str]) -> tuple[Resolution, _Rounds, MovementOutcome, dict[int, str]]:
+    """The phase judged again with the supports the paths' later steps cut, until those cuts are
+    the ones its paths make (a support is cut only by a step that is then tried). Where the cuts
+    go round in a circle (a cut that stops the path that makes it), the supports cut in every turn
+    of the circle are cut and the others stand."""
+    base = set(effects.failed)
+    tried: list[dict[int, str]] = []
+    while True:
+        effects.failed = base | {rulings[i].slot for i in cuts}
+        first = resolve_round(variant, position, rulings, effects)
+        rounds = _Rounds(variant, position, rulings, effects, first, _journeys(rulings, first))
+        outcome = rounds.run()
+        if not tried or tried[-1] is not cuts:
+            tried.append(cuts)
+        found = _cut_by_paths(variant, position, rulings, first, rounds.attempts, cuts)
+        if found.keys() == cuts.keys():
+            return first, rounds, outcome, cuts
+        earlier = next((i for i, turn in enumerate(tried) if turn.keys() == found.keys()), None)
+        if earlier is None:
+            cuts = found
+            continue
+        circle = tried[earlier:]
+        sure = {i: why for i, why in cuts.items() if all(i in turn for turn in circle)}
+        effects.failed = base | {rulings[i].slot for i in sure}
+        first = resolve_round(variant, position, rulings, effects)
+        rounds = _Rounds(variant, position, rulings, effects, first, _journeys(rulings, first))
+        return first, rounds, rounds.run(), sure
+
+
+def _cut_by_paths(variant: Variant, position: Position, rulings: Sequence[Ruling], first: Resolution,
+                  attempts: list[tuple[int, str, str]], cut: dict[int, str] | None = None) -> dict[int, str]:
+    """The supports given in round 1 that a path's later step cuts: the step is an attack from
+    where the unit stood on the province it tries to enter, as any move is (the text's "Support
+    works the same as in standard diplomacy"); a step never made (the path stopped before it)
+    attacks nothing. Ruling index -> why. ``cut``: those already taken as cut (still succeeded
+    as far as round 1 goes)."""
+    if not attempts:
+        return {}
+    units = position.units
+    sides = variant.sides(position)
+    results = first.outcome.results
+    found: dict[int, str] = {}
+    for index, ruling in enumerate(rulings):
+        order = ruling.acting or ruling.order
+        if not ruling.acts or ruling.unit is None or not isinstance(order, (SupportHold, SupportMove)):
+            continue
+        if not results[index].succeeded and (cut is None or index not in cut):
+            continue
+        supporter = units[ruling.slot]
+        for slot, origin, into in attempts:
+            attacker = units[slot]
+            if into != supporter.location.province or attacker.power == supporter.power:
+                continue
+            if sides and sides.get(attacker.power, attacker.power) == sides.get(supporter.power, supporter.power):
+                continue
+            if isinstance(order, SupportMove) and order.destination.province == origin:
+                continue  # DATC: not cut from where the support goes
+            if variant.stacks and variant.may_share_on_side(attacker.moved_to(supporter.location), supporter, sides):
+                continue
+            found[index] = f"cut by {attacker} ({attacker.power}) trying to enter {into} from {origin} along its path"
+            break
+    return found
 
 
 class _Journey:
@@ -94,6 +169,8 @@ class _Rounds:
         self.contested = set(first.contested)
         self.later = first.later_supports
         self.blocked = first.blocked  # slot -> the province its path bounces at (a plain move met it)
+        self.sides = variant.sides(position) if variant.sides_share else None  # who shares as one power
+        self.attempts: list[tuple[int, str, str]] = []  # a path's later step tried: (slot, from, into)
         # Where each unit of the position is now (None: dislodged or gone).
         self.where: list[Location | None] = [u.location for u in position.units]
         for slot in first.beaten:
@@ -109,12 +186,7 @@ class _Rounds:
             going = self._round(going)
         units = tuple(Unit(u.power, u.type, where) for u, where in zip(self.position.units, self.where)
                       if where is not None)
-        occupied = {u.location.province for u in units}
-        dislodged = tuple(
-            Dislodgement(d.unit, d.attacker_from,
-                         tuple(r for r in d.retreats if r.province not in occupied and r.province not in self.contested))
-            for d in self.dislodged
-        )
+        dislodged = self.variant.retreats_left(self.dislodged, units, self.sides, self.contested)
         source = self.position.units
         moved = {slot: where for slot, where in enumerate(self.where) if where is not None and where != source[slot].location}
         outcome = MovementOutcome(self.results, units, dislodged, source, moved)
@@ -135,6 +207,8 @@ class _Rounds:
             if self.where[journey.slot] is None:
                 continue
             step = journey.ahead[0]
+            if journey.path:
+                self.attempts.append((journey.slot, self.where[journey.slot].province, step.province))  # type: ignore[union-attr]
             if journey.path and self.blocked.get(journey.slot) == step.province:
                 self._stopped(journey, Reason.BOUNCED, Reason.BOUNCED.value)
                 continue
@@ -202,8 +276,8 @@ class _Rounds:
                                                   notes=done.notes)
 
     def _retreats(self, unit: Unit, origin: str, resolution: Resolution) -> tuple[Location, ...]:
-        occupied = {u.location.province for u in resolution.outcome.units}
-        return self.variant.retreat_options(unit, origin, False, occupied, self.contested)
+        standing = units_by_province(resolution.outcome.units)
+        return self.variant.retreat_options(unit, origin, False, standing, self.contested, self.sides)
 
     def _stopped(self, journey: _Journey, reason: Reason, why: str) -> None:
         done = self.results[journey.index]

@@ -23,7 +23,7 @@ from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult
 from gm.domain.phases import Calendar, Phase, PhaseKind
-from gm.domain.position import Position, sorted_units
+from gm.domain.position import Dislodgement, Position, sorted_units
 from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 
@@ -263,8 +263,19 @@ class Variant:
     def may_share(self, a: Unit, b: Unit) -> bool:
         """May these two units stand in one province (only asked when ``stacks`` is on)? Units
         that may share do not fight: a move into a province meets no resistance from them, cuts
-        no support of theirs, and two that may share enter a province together."""
+        no support of theirs, and two that may share enter a province together. The one rule of
+        sharing: moves (gm.adjudicator.movement), retreats (``may_stand_with``) and a board read
+        whole (``stack_problem``) all ask it, through ``may_share_on_side``."""
         return False
+
+    def may_stand_with(self, unit: Unit, there: Iterable[Unit], sides: Mapping[str, str] | None = None) -> bool:
+        """May ``unit``, as it would stand in a province, join the units standing there (none:
+        yes)? What a retreat asks of the province it goes to: the rule a move in follows, each
+        pair of units by ``may_share_on_side``."""
+        for other in there:
+            if not self.stacks or not self.may_share_on_side(unit, other, sides):
+                return False
+        return True
 
     def stack_problem(self, units: Sequence[Unit], sides: Mapping[str, str] | None = None) -> str | None:
         """Why these units (all in one province) may not stand together (None: they may);
@@ -404,17 +415,41 @@ class Variant:
         dislodged: Unit,
         attacker_from: str | None,
         attacker_convoyed: bool,
-        occupied: set[str],
-        contested: set[str],
+        standing: Mapping[str, Sequence[Unit]],
+        contested: AbstractSet[str],
+        sides: Mapping[str, str] | None = None,
     ) -> tuple[Location, ...]:
+        """Where a dislodged unit may retreat: a place next to it that it could move to, not
+        where its attacker came from (unless by convoy), not left empty by a standoff, and not
+        beside units it may not stand with (``standing``: province -> the units there once the
+        moves are made; ``may_stand_with``, the rule a move in follows: a leader beside its own
+        army, an army beside its own garrison, fleets together at sea)."""
         options: list[Location] = []
         for province in sorted(self.map.neighbours.get(dislodged.location.province, ())):
-            if province in occupied or province in contested:
+            if province in contested:
                 continue
             if province == attacker_from and not attacker_convoyed:
                 continue  # DATC 4.A.5: only an attack by convoy leaves its origin open
-            options.extend(self.destinations(dislodged, province))
+            there = standing.get(province)
+            for location in self.destinations(dislodged, province):
+                if not there or self.may_stand_with(dislodged.moved_to(location), there, sides):
+                    options.append(location)
         return tuple(options)
+
+    def retreats_left(self, dislodged: Sequence[Dislodgement], units: Sequence[Unit],
+                      sides: Mapping[str, str] | None = None,
+                      closed: AbstractSet[str] = frozenset()) -> tuple[Dislodgement, ...]:
+        """The dislodged units with their retreats judged again on a board that changed after
+        they were listed (units that moved on, garrisons raised, units repelled): a retreat stays
+        open where the unit may stand with what stands there now (``may_stand_with``) and the
+        province is not in ``closed`` (left empty by a standoff)."""
+        standing = units_by_province(units)
+        left = []
+        for entry in dislodged:
+            retreats = tuple([loc for loc in entry.retreats if loc.province not in closed
+                              and self.may_stand_with(entry.unit.moved_to(loc), standing.get(loc.province, ()), sides)])
+            left.append(entry if retreats == entry.retreats else Dislodgement(entry.unit, entry.attacker_from, retreats))
+        return tuple(left)
 
     # -- adjustments ---------------------------------------------------------------
 
@@ -592,3 +627,16 @@ def _tally(powers: Iterable[str]) -> dict[str, int]:
     for power in powers:
         counts[power] = counts.get(power, 0) + 1
     return counts
+
+
+def units_by_province(units: Iterable[Unit]) -> dict[str, list[Unit]]:
+    """The units standing in each province (what ``Variant.retreat_options`` is given)."""
+    standing: dict[str, list[Unit]] = {}
+    for unit in units:
+        province = unit.location.province
+        there = standing.get(province)
+        if there is None:
+            standing[province] = [unit]
+        else:
+            there.append(unit)
+    return standing

@@ -161,6 +161,41 @@ def test_a_captured_capital_is_a_fortified_city_of_the_taker_and_its_roads_stay(
     assert after["roads"] == [["DAL", "ITA"], ["ITA", "NAR"]]
 
 
+# -- road rules: supports ----------------------------------------------------------------------------------
+
+# Hispania's cities and roads from Hispania through Aquitania to Lugdunensis.
+ROAD_NORTH = state(cities={"HIS": city("Hispania", True, True), "AQU": city("Hispania"), "LUG": city("Hispania")},
+                   roads=[["AQU", "HIS"], ["AQU", "LUG"]])
+
+
+def test_a_road_unit_trying_to_enter_its_destination_cuts_the_support_given_there() -> None:
+    """Road rules: "Support works the same as in standard diplomacy." Hispania's infantry moves
+    along the road through Aquitania to Lugdunensis and bounces there off Italia's infantry; that
+    arrival is an attack on Lugdunensis from Aquitania, so the support Italia gives from there to
+    its attack on Belgica is cut, and Macedonia's infantry holds Belgica."""
+    result = adjudicate("S-43M", {"Hispania": ["I HIS"], "Italia": ["I LUG", "I GER"], "Macedonia": ["I BEL"]},
+                        {"Hispania": ["HISPANIA move to Aqu, LUGDUNENSIS"],
+                         "Italia": ["I LUG S I GER - BEL", "I GER - BEL"]}, extra=ROAD_NORTH)
+    support = result["results"]["Italia"][0]
+    assert (support["outcome"], support["reason"]) == ("fails", "cut")
+    assert support["notes"] == ["cut by I HIS (Hispania) trying to enter LUG from AQU along its path"]
+    assert result["results"]["Italia"][1]["reason"] == "bounced"
+    assert result["results"]["Hispania"][0]["notes"] == ["step 2 to LUG bounced; it stops in AQU"]
+    assert result["dislodged"] == {} and result["units"]["Macedonia"] == ["I BEL"]
+
+
+def test_a_road_unit_stopped_before_its_destination_cuts_nothing_there() -> None:
+    """Road rules: a unit standing on the route stops the road unit in the province before it
+    ("The road travelling unit is stopped in the province before..."): held up in Hispania by
+    Italia's infantry in Aquitania, it never tries Lugdunensis, and the support given there
+    stands: Belgica falls."""
+    result = adjudicate("S-43M", {"Hispania": ["I HIS"], "Italia": ["I LUG", "I GER", "I AQU"], "Macedonia": ["I BEL"]},
+                        {"Hispania": ["HISPANIA move to Aqu, LUGDUNENSIS"],
+                         "Italia": ["I LUG S I GER - BEL", "I GER - BEL"]}, extra=ROAD_NORTH)
+    assert [r["outcome"] for r in result["results"]["Italia"]] == ["succeeds", "succeeds"]
+    assert result["dislodged"]["Macedonia"][0]["unit"] == "I BEL"
+
+
 # -- inflation ----------------------------------------------------------------------------------------------
 
 def test_inflation_never_goes_back() -> None:

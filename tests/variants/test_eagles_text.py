@@ -99,6 +99,33 @@ def test_a_seaborne_fleet_attacks_a_fleet_in_port_and_a_fleet_in_port_attacks_al
     assert support["results"]["Alexandria"][0]["reason"].startswith("illegal:")
 
 
+def test_fleets_that_bounced_with_the_naval_movements_stay_bounced_when_an_attack_sinks_one() -> None:
+    """"All naval movements are made before attacks are resolved": the fleets of Roma and Pompeii
+    both sail for Herculaneum and bounce; then Alexandria's fleet in Mare Tyrrhenum attacks the
+    one still in Roma and sinks it (a 6). The bounce was made before the attack: Pompeii's fleet
+    stays in Pompeii, and Herculaneum stays empty."""
+    purpose = "attack by F MTY (Alexandria) on F ROM (Carthago Nova)"
+    result = adjudicate("S118M", {"Carthago Nova": ["F ROM"], "Mediolanum": ["F POM"], "Alexandria": ["F MTY"]},
+                        {"Carthago Nova": ["F Roma - Herculaneum"], "Mediolanum": ["F Pompeii - Herculaneum"],
+                         "Alexandria": ["F MTY attacks F ROM (Carthago Nova)"]}, seed=seed_for(f"S118M|{purpose}|0", 6))
+    assert result["rolls"][0]["effect"] == "6: F ROM (Carthago Nova) sunk"
+    bounced = result["results"]["Mediolanum"][0]
+    assert (bounced["outcome"], bounced["reason"]) == ("fails", "bounced")
+    assert bounced["notes"] == ["it failed with the naval movements, made before the attacks at sea"]
+    assert result["units"] == {"Alexandria": ["F MTY"], "Mediolanum": ["F POM"]}
+
+
+def test_a_fleet_dislodged_from_port_may_retreat_into_a_sea_where_fleets_are_whatever_else_happens() -> None:
+    """"any number of friendly or hostile fleets may enter or remain in a body of water": Roma's
+    fleet, driven out of port, may retreat into Mare Tyrrhenum beside Byzantium's fleet, also in a
+    phase where another force rolls in barbarian land (the retreats are looked at again then)."""
+    units = {"Alexandria": ["F ROM"], "Antiochia": ["A ETR", "A PIC"], "Byzantium": ["F MTY"], "Lutetia": ["A COL"]}
+    orders = {"Antiochia": ["A ETR - ROM", "A PIC S A ETR - ROM"], "Lutetia": ["A Colonia Agripa - Germania"]}
+    result = adjudicate("S118M", units, orders, seed=seed_for("S118M|barbarians: A GER (Lutetia) in Germania|0", 3))
+    assert result["rolls"][0]["effect"] == "no effect"
+    assert result["dislodged"]["Alexandria"] == [{"unit": "F ROM", "attacker_from": "ETR", "retreats": ["HER", "MTY"]}]
+
+
 # -- barbarian lands --------------------------------------------------------------------------------------
 
 def test_a_force_that_survived_barbarian_land_stays_or_moves_on_without_rolling_again() -> None:

@@ -130,6 +130,22 @@ def test_a_leader_leading_a_support_exposes_its_space_too() -> None:
     assert result["dislodged"] == {}
 
 
+@pytest.mark.parametrize("listed", [["L ION", "F ION", "F SPA"], ["F SPA", "F ION", "L ION"]])
+def test_a_support_of_a_leader_going_with_its_unit_supports_what_the_unit_does(listed: list[str]) -> None:
+    """3.4 (a ruling): a leader leading its fleet out of the Ionian Sea goes with it, so a support
+    to hold it is void and a support of its move helps the fleet it leads, however the units of
+    the shared space are listed."""
+    held = adjudicate("S-219M", {"Greek States": listed, "Rome": ["A APU"]},
+                      {"Greek States": ["Philopoemen leads F ION", "F ION - APU", "F SPA S L ION"]})
+    assert outcome(held, "Greek States", "F SPA S L ION")["reason"] == "void"
+    moved = adjudicate("S-219M", {"Greek States": [*listed, "F ADR"], "Rome": ["A APU", "A ROM"]},
+                       {"Greek States": ["Philopoemen leads F ION", "F ION - APU", "F ADR S L ION - APU"],
+                        "Rome": ["A ROM S A APU"]})
+    assert outcome(moved, "Greek States", "F ADR S L ION - APU")["outcome"] == "succeeds"
+    assert outcome(moved, "Greek States", "F ION - APU")["outcome"] == "succeeds"  # 1 + ½ + 1 against 2
+    assert moved["dislodged"]["Rome"][0]["unit"] == "A APU"
+
+
 def test_an_overpowered_space_loses_the_leader_and_its_army_each_retreating_alone() -> None:
     result = adjudicate("F-219M", {"Rome": ["A ROM", "L ROM"], "Carthage": ["A CAM", "A APU"]},
                         {"Carthage": ["A CAM - ROM", "A APU S A CAM - ROM"]})

@@ -64,6 +64,58 @@ def test_each_civilised_power_has_the_leader_rule_3_2_names(power: str, name: st
     assert "Barbarians" not in ROR.leaders  # 3.1: the civilised players only
 
 
+# -- 3.4: a leader shares a space with a unit of its own: in a retreat too ----------------------------
+
+# Sicily's every neighbour but Campania held by Carthage, which takes Sicily from Syracuse.
+SICILY_HEMMED_IN = {"Carthage": ["A SYR", "F AFR", "F IBE", "F ION", "F TYR"]}
+SICILY_TAKEN = {"Carthage": ["A Syracuse - Sicily", "F African Sea S A Syracuse - Sicily"]}
+
+
+def test_a_dislodged_leader_retreats_beside_its_own_army() -> None:
+    """3.4 "Leader Units may share a space with a unit of their own nationality": Scipio, beaten
+    in Sicily, retreats to Campania, where Rome's army stands (the only space left him), and
+    the two then share it; his name is enough in the retreat order (3.2)."""
+    beaten = adjudicate("F-219M", {"Rome": ["L SIC", "A CAM"], **SICILY_HEMMED_IN}, SICILY_TAKEN)
+    assert beaten["dislodged"] == {"Rome": [{"unit": "L SIC", "attacker_from": "SYR", "retreats": ["CAM"]}]}
+    retreat = adjudicate("F-219R", beaten["units"], {"Rome": ["Scipio R Campania"]}, dislodged=beaten["dislodged"],
+                         centers=beaten["centers"], extra=beaten["extra"])
+    assert outcome(retreat, "Rome", "L SIC R CAM")["outcome"] == "succeeds"
+    assert retreat["units"]["Rome"] == ["A CAM", "L CAM"]
+
+
+def test_a_dislodged_army_retreats_beside_its_own_leader_standing_alone() -> None:
+    """3.4: the same sharing, the other way round: Rome's army beaten in Sicily retreats to
+    Campania, where Scipio stands alone; with an army beside him there, it could not."""
+    beaten = adjudicate("F-219M", {"Rome": ["A SIC", "L CAM"], **SICILY_HEMMED_IN}, SICILY_TAKEN)
+    assert beaten["dislodged"]["Rome"] == [{"unit": "A SIC", "attacker_from": "SYR", "retreats": ["CAM"]}]
+    full = adjudicate("F-219M", {"Rome": ["A SIC", "L CAM", "F CAM"], **SICILY_HEMMED_IN}, SICILY_TAKEN)
+    assert full["dislodged"]["Rome"] == [{"unit": "A SIC", "attacker_from": "SYR", "retreats": []}]
+
+
+@pytest.mark.parametrize("order", ["Scipio R Tyrrhenian Sea", "Publius Scipio - TYR", "L SIC R TYR"])
+def test_a_leader_is_named_by_its_name_in_a_retreat_order(order: str) -> None:
+    """3.2: the leaders' names, wherever a unit is written; a retreat order too."""
+    result = adjudicate("F-219R", {"Carthage": ["A SIC"]}, {"Rome": [order]},
+                        dislodged={"Rome": [{"unit": "L SIC", "attacker_from": "SYR", "retreats": ["TYR"]}]})
+    assert result["results"]["Rome"] == [{"order": "L SIC R TYR", "unit": "L SIC", "outcome": "succeeds"}]
+    assert result["units"]["Rome"] == ["L TYR"]
+
+
+def test_a_leader_and_its_army_retreating_into_one_space_share_it_where_two_armies_clash() -> None:
+    """3.4: a leader and a unit of its own may share a space, so retreating into the same one
+    they both get there; two armies retreating there are both destroyed, as usual."""
+    dislodged = {"Rome": [{"unit": "L SIC", "attacker_from": "SYR", "retreats": ["CAM"]},
+                          {"unit": "A SIC", "attacker_from": "SYR", "retreats": ["CAM"]}]}
+    shared = adjudicate("F-219R", {"Carthage": ["A SIC"]}, {"Rome": ["L SIC R CAM", "A SIC R CAM"]},
+                        dislodged=dislodged)
+    assert shared["units"]["Rome"] == ["A CAM", "L CAM"]
+    clash = adjudicate("F-219R", {"Carthage": ["A SIC", "A APU"]}, {"Rome": ["A SIC R CAM", "A APU R CAM"]},
+                       dislodged={"Rome": [{"unit": "A SIC", "attacker_from": "SYR", "retreats": ["CAM"]},
+                                           {"unit": "A APU", "attacker_from": "ROM", "retreats": ["CAM"]}]})
+    assert [r["reason"] for r in clash["results"]["Rome"]] == ["bounced", "bounced"]
+    assert "Rome" not in clash["units"]
+
+
 # -- 4: the Barbarians ----------------------------------------------------------------------------
 
 def test_a_civilised_fleet_may_convoy_a_barbarian_army() -> None:

@@ -46,6 +46,43 @@ def test_a_captured_centre_has_no_garrison_and_a_captured_imperial_citys_garriso
     assert neutral["centers"] == {"Samnium": ["NAP"]} and "G NAP" not in neutral["units"].get("Neutral", [])
 
 
+def test_a_dislodged_army_retreats_into_its_own_imperial_city_beside_the_garrison() -> None:
+    """3 "Normal units may occupy the same province as a friendly garrison": Latium's army beaten
+    in Tuscany, every other neighbour held, retreats to Rome, its own Imperial City, beside the
+    garrison; a second unit of Latium's retreating there with it would clash with it, as usual."""
+    extra = {"empires": {"Latium": "ROM"}, "barbarians": []}
+    units = {"Latium": ["G ROM", "A TUS"], "Dacia": ["A PIE", "A VEN", "F LYO", "F TYS"]}
+    beaten = adjudicate("S101M", units, {"Dacia": ["A PIE - TUS", "A VEN S A PIE - TUS"]}, extra=extra)
+    assert beaten["dislodged"] == {"Latium": [{"unit": "A TUS", "attacker_from": "PIE", "retreats": ["ROM"]}]}
+    retreated = adjudicate("S101R", beaten["units"], {"Latium": ["A TUS R ROM"]}, dislodged=beaten["dislodged"],
+                           centers=beaten["centers"], extra=beaten["extra"])
+    assert retreated["results"]["Latium"][0]["outcome"] == "succeeds"
+    assert retreated["units"]["Latium"] == ["A ROM", "G ROM"]
+    two = adjudicate("S101R", {"Latium": ["G ROM"], "Dacia": ["A TUS", "A APU"]}, {"Latium": ["A TUS R ROM", "A APU R ROM"]},
+                     dislodged={"Latium": [{"unit": "A TUS", "attacker_from": "PIE", "retreats": ["ROM"]},
+                                           {"unit": "A APU", "attacker_from": "NAP", "retreats": ["ROM"]}]}, extra=extra)
+    assert [r["reason"] for r in two["results"]["Latium"]] == ["bounced", "bounced"]
+    assert two["units"]["Latium"] == ["G ROM"]
+
+
+def test_a_retreat_into_a_neutral_garrison_is_refused_whatever_the_retreats_listed() -> None:
+    """3 "a garrison does resist attacks from other empires", 7: a retreat phase given with
+    Belgium, neutral and garrisoned, among the retreats of Aurelia's army (as an older judge
+    wrote them) does not let it retreat there: the rules judge the order, not the list alone."""
+    extra = {"empires": {"Aurelia": "PAR"}, "barbarians": []}
+    result = adjudicate("S101R", {"Neutral": ["G BEL"], "Bellona": ["A BUR"], "Aurelia": ["G PAR"]},
+                        {"Aurelia": ["A BUR R BEL"]}, centers={"Aurelia": ["PAR"]}, extra=extra,
+                        dislodged={"Aurelia": [{"unit": "A BUR", "attacker_from": "MAR", "retreats": ["BEL", "PIC"]}]})
+    refused = result["results"]["Aurelia"][0]
+    assert refused["outcome"] == "fails"
+    assert refused["reason"] == "illegal: G BEL (Neutral) stands in Belgium: it may not retreat beside it"
+    assert result["units"]["Aurelia"] == ["G PAR"] and "G BEL" in result["units"]["Neutral"]
+    listed = adjudicate("S101R", {"Neutral": ["G BEL"], "Bellona": ["A BUR"], "Aurelia": ["G PAR"]},
+                        {"Aurelia": ["A BUR R PIC"]}, centers={"Aurelia": ["PAR"]}, extra=extra,
+                        dislodged={"Aurelia": [{"unit": "A BUR", "attacker_from": "MAR", "retreats": ["BEL", "PIC"]}]})
+    assert listed["units"]["Aurelia"] == ["A PIC", "G PAR"]  # the list's other place the rules allow
+
+
 # -- 4. fleets --------------------------------------------------------------------------------------
 
 def test_an_unordered_fleet_stands_and_may_be_supported_while_another_takes_its_step() -> None:
@@ -58,6 +95,49 @@ def test_an_unordered_fleet_stands_and_may_be_supported_while_another_takes_its_
     assert result["results"]["Latium"][0]["outcome"] == "succeeds"
     assert [r["outcome"] for r in result["results"]["Samnium"]] == ["fails", "succeeds"]
     assert sorted(result["units"]["Latium"]) == ["A ROM", "F MAR", "F NAP"]
+
+
+# -- 5. federation ------------------------------------------------------------------------------------
+
+FEDERATION = {"federations": [["Aurelia", "Bellona"]], "barbarians": []}
+
+
+def test_a_support_to_hold_against_a_federation_partners_attack_counts_for_nothing() -> None:
+    """5 "Units belonging to the same empire may not support against [each] other": Bellona's
+    support of Camilla's army in Venice, against the attack of Aurelia, Bellona's partner, is a
+    support against Aurelia: it counts for nothing (void, the result says), and Aurelia's army,
+    supported from Piedmont, dislodges Camilla's. Without the federation it holds Venice."""
+    units = {"Aurelia": ["A TYR", "A PIE"], "Bellona": ["A ROM"], "Camilla": ["A VEN"]}
+    orders = {"Aurelia": ["A TYR - VEN", "A PIE S A TYR - VEN"], "Bellona": ["A ROM S A VEN"]}
+    result = adjudicate("S101M", units, orders, extra=FEDERATION)
+    support = result["results"]["Bellona"][0]
+    assert (support["outcome"], support["reason"]) == (
+        "fails", "void: given against A TYR (Aurelia), of Bellona's own federation: no support against it counts")
+    assert result["dislodged"]["Camilla"][0]["unit"] == "A VEN"
+    assert "A VEN" in result["units"]["Aurelia"]
+    alone = adjudicate("S101M", units, orders, extra={"barbarians": []})
+    assert alone["dislodged"] == {} and alone["results"]["Bellona"][0]["outcome"] == "succeeds"
+
+
+def test_a_support_to_stand_off_a_federation_partners_move_counts_for_nothing_against_it() -> None:
+    """5, a ruling: Bellona supporting Camilla's move into Venice, where Aurelia's army moves too,
+    supports it against Aurelia, Bellona's partner: it counts for nothing there (void), and
+    Aurelia's army, stronger by its own support, goes in."""
+    result = adjudicate("S101M", {"Aurelia": ["A TYR", "A PIE"], "Bellona": ["A ROM"], "Camilla": ["A APU"]},
+                        {"Aurelia": ["A TYR - VEN", "A PIE S A TYR - VEN"], "Bellona": ["A ROM S A APU - VEN"],
+                         "Camilla": ["A APU - VEN"]}, extra=FEDERATION)
+    assert result["results"]["Bellona"][0]["reason"].startswith("void: given against A TYR (Aurelia)")
+    assert "A VEN" in result["units"]["Aurelia"] and result["units"]["Camilla"] == ["A APU"]
+
+
+def test_a_federation_partners_attack_cuts_no_support() -> None:
+    """5 "... or cut each other's support": Aurelia's army attacking Piedmont, where Bellona's
+    army supports Bellona's attack on Marseilles, cuts nothing, and Marseilles falls."""
+    result = adjudicate("S101M", {"Aurelia": ["A TUS"], "Bellona": ["A PIE", "A GAS"], "Camilla": ["A MAR"]},
+                        {"Aurelia": ["A TUS - PIE"], "Bellona": ["A PIE S A GAS - MAR", "A GAS - MAR"]},
+                        extra=FEDERATION)
+    assert [r["outcome"] for r in result["results"]["Bellona"]] == ["succeeds", "succeeds"]
+    assert result["dislodged"]["Camilla"][0]["unit"] == "A MAR"
 
 
 # -- 8. barbarian armies ------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
@@ -202,12 +203,13 @@ class DiplomacyOfTheEmpire(Variant):
         return None
 
     def retreat_options(self, dislodged: Unit, attacker_from: str | None, attacker_convoyed: bool,
-                        occupied: set[str], contested: set[str]) -> tuple[Location, ...]:
+                        standing: Mapping[str, Sequence[Unit]], contested: AbstractSet[str],
+                        sides: Mapping[str, str] | None = None) -> tuple[Location, ...]:
         """9: no retreat across a strait (a unit ordered so is destroyed, as any retreat that
         cannot be made)."""
         here = dislodged.location.province
         across = {b if a == here else a for a, b in self.straits if here in (a, b)}
-        options = super().retreat_options(dislodged, attacker_from, attacker_convoyed, occupied, contested)
+        options = super().retreat_options(dislodged, attacker_from, attacker_convoyed, standing, contested, sides)
         return tuple(loc for loc in options if loc.province not in across)
 
     def after_retreats(self, position: Position, moves: Sequence[tuple[Unit, Location | None]],

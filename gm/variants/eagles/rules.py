@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from gm.adjudicator.effects import Effects
@@ -168,12 +168,13 @@ class Eagles(Variant):
         return a.type is FLEET and b.type is FLEET and a.location.province in self.seas
 
     def retreat_options(self, dislodged: Unit, attacker_from: str | None, attacker_convoyed: bool,
-                        occupied: set[str], contested: set[str]) -> tuple[Location, ...]:
-        """2: a beaten defending army is gone; a fleet may always retreat into a sea (room for all)."""
+                        standing: Mapping[str, Sequence[Unit]], contested: AbstractSet[str],
+                        sides: Mapping[str, str] | None = None) -> tuple[Location, ...]:
+        """2: a beaten defending army is gone. A fleet retreats into a sea whatever fleets are
+        there, by the rule of sharing a move in follows (``may_share``)."""
         if dislodged.power == NEUTRAL:
             return ()
-        return super().retreat_options(dislodged, attacker_from, attacker_convoyed,
-                                       occupied - self.seas, contested - self.seas)
+        return super().retreat_options(dislodged, attacker_from, attacker_convoyed, standing, contested, sides)
 
     # -- orders (rules 3, 4) ---------------------------------------------------------------------
 
@@ -269,6 +270,9 @@ class Eagles(Variant):
         if not attacks:
             return
         after = self._after_naval_movements(effects)
+        for slot, unit in enumerate(units):  # the naval movements are made: a fleet's move that failed stays failed
+            if unit.type is FLEET and after[slot] == unit.location.province and _moves(effects.order_of(slot)):
+                effects.fail(slot)
         attacked: dict[int, str] = {}
         for key in self._order_of_attacks(effects, list(attacks), attacks):
             self._attack(effects, key, attacks[key], after, attacked)
@@ -282,7 +286,8 @@ class Eagles(Variant):
     def _after_naval_movements(effects: Effects) -> dict[int, str]:
         """3: "All naval movements are made before attacks are resolved": where each fleet is once
         the phase's moves are judged with every order as given, the attacks holding (a fleet
-        whose move failed stays where it was). Fleet slot -> its province."""
+        whose move failed stays where it was, and its move is not judged again after the
+        attacks: ``Effects.fail``). Fleet slot -> its province."""
         moved = effects.preview().moved
         return {slot: (moved[slot] if slot in moved else unit.location).province
                 for slot, unit in enumerate(effects.position.units) if unit.type is FLEET}
@@ -369,10 +374,24 @@ class Eagles(Variant):
 
     def after_movement(self, effects: Effects, outcome: MovementOutcome) -> MovementOutcome:
         position = effects.position
+        if effects.failed:
+            self._naval_moves_failed(effects, outcome)
         lost = self._lost_with_convoys(effects, outcome)
         outcome.units = tuple(u for u in outcome.units if u not in lost)
         outcome.destroyed.extend((u, "lost at sea with the fleet convoying it") for u in lost)
         return self._barbarian_lands(effects, outcome, position)
+
+    @staticmethod
+    def _naval_moves_failed(effects: Effects, outcome: MovementOutcome) -> None:
+        """3: a fleet's move that failed with the naval movements says so where the attacks left
+        its way open after all (nobody stands where it was going)."""
+        standing = {u.location.province for u in outcome.units}
+        for slot in sorted(effects.failed - set(effects.destroyed)):
+            index = effects.ruling_for(slot)
+            order = effects.rulings[index].order if index is not None else None
+            if index is not None and isinstance(order, Move) and order.destination.province not in standing:
+                result = outcome.results[index]
+                result.notes = (*result.notes, "it failed with the naval movements, made before the attacks at sea")
 
     def _lost_with_convoys(self, effects: Effects, outcome: MovementOutcome) -> list[Unit]:
         """3c: an army whose convoy failed for want of a fleet sunk at sea goes down with it."""
@@ -435,10 +454,8 @@ class Eagles(Variant):
                 roll.effect = "no effect (it has nowhere to be repelled to)"
             else:
                 roll.effect = "no effect"
-        if rolling or state.barbarian_wait:
-            occupied = {u.location.province for u in units}
-            outcome.dislodged = tuple(replace(d, retreats=tuple(r for r in d.retreats if r.province not in occupied))
-                                      for d in outcome.dislodged)
+        if rolling or state.barbarian_wait:  # a unit repelled where a retreat was open
+            outcome.dislodged = self.retreats_left(outcome.dislodged, units)
         outcome.units = sorted_units(units)
         outcome.destroyed.extend(destroyed)
         board = position.replace(units=outcome.units, extra=dict(outcome.extra or position.extra))
@@ -566,3 +583,7 @@ class Eagles(Variant):
 
 def make(game_map: GameMap) -> Variant:
     return Eagles("eagles", game_map)
+
+
+def _moves(order: Order | None) -> bool:
+    return isinstance(order, Move)

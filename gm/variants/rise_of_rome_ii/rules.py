@@ -108,12 +108,15 @@ class RiseOfRome(Variant):
         return forms.order_forms(self, LEADER)
 
     def leader_at(self, power: str, position: Position | None) -> Location | None:
-        """Where the power's leader stands, or waits to be placed."""
+        """Where the power's leader stands (dislodged, in a retreat phase), or waits to be placed."""
         if position is None:
             return None
         for unit in position.units:
             if unit.power == power and unit.type is LEADER:
                 return unit.location
+        for entry in position.dislodged:
+            if entry.unit.power == power and entry.unit.type is LEADER:
+                return entry.unit.location
         waiting = RomeState.of(position).unplaced.get(power)
         return Location(waiting) if waiting else None
 

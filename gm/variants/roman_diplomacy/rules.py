@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,7 +45,7 @@ from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import MoveChecks, MovementOutcome, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
-from gm.domain.orders import Disband, Hold, MoveInRounds, Order, SupportMove
+from gm.domain.orders import Disband, Hold, Move, MoveInRounds, Order, SupportHold, SupportMove
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
@@ -449,27 +448,57 @@ class RomanDiplomacy(Variant):
         return self._gifts(board, log)
 
     def _void_supports(self, effects: Effects, outcome: MovementOutcome, state: RomanState) -> None:
-        """5: "Units belonging to the same empire may not support against other": a support of a
-        move into a province where a federation partner's unit stays counted for nothing; its
-        result says so."""
+        """5: "Units belonging to the same empire may not support against [each] other": a
+        support counts for nothing against a federation partner of the supporting empire (the
+        resolution leaves it out of that battle), and its result says so: void when the battles
+        it was given for are all against partners (a move into a province where a partner stays,
+        a hold against a partner's attack, a move a partner's move into the same province meets),
+        else a note of what it did not count against."""
         supports = [(index, order) for index, ruling in enumerate(effects.rulings)
-                    if ruling.acts and isinstance(order := ruling.acting or ruling.order, SupportMove)
+                    if ruling.acts and isinstance(order := ruling.acting or ruling.order, (SupportMove, SupportHold))
                     and outcome.results[index].succeeded]
         if not supports:
             return
+        units = effects.position.units
         staying: dict[str, list[Unit]] = {}  # province -> the units that did not move out of it
-        for slot, unit in enumerate(effects.position.units):
+        for slot, unit in enumerate(units):
             if slot not in outcome.moved:
                 staying.setdefault(unit.location.province, []).append(unit)
+        moving: dict[str, list[Unit]] = {}  # province -> the units ordered to move into it
+        for ruling in effects.rulings:
+            order = ruling.acting or ruling.order
+            if ruling.acts and ruling.unit is not None and isinstance(order, Move):
+                moving.setdefault(order.destination.province, []).append(ruling.unit)
         for index, order in supports:
             ruling, result = effects.rulings[index], outcome.results[index]
             side = state.side_of(ruling.power)
-            partners = [u for u in staying.get(order.destination.province, ())
-                        if u.power != ruling.power and state.side_of(u.power) == side]
-            if partners:
+
+            def partner(unit: Unit) -> bool:
+                return unit.power != ruling.power and state.side_of(unit.power) == side
+
+            if isinstance(order, SupportMove):
+                there = order.destination.province
+                kept = [u for u in staying.get(there, ()) if partner(u)]
+                if kept:
+                    result.succeeded, result.reason = False, Reason.VOID
+                    result.detail = (f"{kept[0]} is {kept[0].power}'s, of {ruling.power}'s own federation: "
+                                     "no support against it counts")
+                    continue
+                against = [u for u in moving.get(there, ()) if u.location.province != order.supported.province]
+            else:
+                there = order.supported.province
+                against = [u for u in moving.get(there, ()) if u.location.province != there]
+            partners = [u for u in against if partner(u)]
+            if not partners:
+                continue
+            named = ", ".join(f"{u} ({u.power})" for u in partners)
+            if len(partners) == len(against):
                 result.succeeded, result.reason = False, Reason.VOID
-                result.detail = (f"{partners[0]} is {partners[0].power}'s, of {ruling.power}'s own federation: "
-                                 "no support against it counts")
+                result.detail = (f"given against {named}, of {ruling.power}'s own federation: no support against it "
+                                 "counts")
+            else:
+                result.notes = (*result.notes, f"it counts for nothing against {named}, of {ruling.power}'s own "
+                                               "federation")
 
     def _barbarian_armies(self, units: list[Unit], results: Sequence[OrderResult]) -> list[Unit]:
         """8: a barbarian army no longer kept stands in civil disorder; one hired again leaves it."""
@@ -656,9 +685,8 @@ class RomanDiplomacy(Variant):
             if not any(u.location.province == centre and u.power != power for u in units):
                 units.append(Unit(NEUTRAL, GARRISON, Location(centre)))
         log.announce(f"{power} falls into civil disorder: its centres are neutral again")
-        occupied = {u.location.province for u in units}  # no retreat into a centre just garrisoned
-        dislodged = tuple(replace(d, retreats=tuple(r for r in d.retreats if r.province not in occupied))
-                          for d in position.dislodged)
+        # no retreat into a centre just garrisoned (a neutral garrison shares with no empire's unit)
+        dislodged = self.retreats_left(position.dislodged, units, self.sides(position))
         board = position.replace(units=sorted_units(units), centres=centres, dislodged=dislodged)
         federations = tuple(kept for f in state.federations if len(kept := tuple(e for e in f if e != power)) > 1)
         gone = state.changed(
