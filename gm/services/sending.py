@@ -44,10 +44,10 @@ from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.notices import tell_gm
-from gm.games.plaintext import header_text
-from gm.mailsyntax import mail_address, message_id
 from gm.games import pictures as pictures_of
 from gm.games.pictures import Attachment, Picture, attachments
+from gm.games.plaintext import header_text
+from gm.mailsyntax import mail_address, message_id
 from gm.services import outbound_health
 from gm.services.masking import mask_text
 from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
