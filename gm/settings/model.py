@@ -24,6 +24,7 @@ class MissedPolicy(Enum):
     HOLD = "hold"  # units without orders hold (retreats disband, adjustments by the rules)
     CIVIL_DISORDER = "civil-disorder"  # after N misses the power is left in civil disorder
     WAIT = "wait-for-replacement"  # after N misses the game waits until the GM replaces the player
+    PLAY = "play"  # the judge's bot writes the orders a power missed; after N misses it is in civil disorder
 
 
 class VoteVisibility(Enum):
@@ -80,9 +81,28 @@ class PressRules:
         return self.white or self.grey
 
 
+class DrawAmong(Enum):
+    SURVIVORS = "survivors"  # a draw is shared by every surviving power (DIAS)
+    ANY = "any"  # a draw may be shared by some of them only, named in the vote (DRAW <power> ...)
+
+
 @dataclass(frozen=True)
 class DrawRules:
     votes: VoteVisibility = VoteVisibility.SECRET  # a draw needs every surviving power's vote
+    among: DrawAmong = DrawAmong.SURVIVORS
+
+
+@dataclass(frozen=True)
+class AbsenceRules:
+    """How long a player may be away, holding the deadlines (SET ABSENCE), and how often in a
+    game; none allowed unless the GM says."""
+
+    longest: timedelta = timedelta(0)
+    per_player: int = 0
+
+    @property
+    def allowed(self) -> bool:
+        return self.longest > timedelta(0) and self.per_player > 0
 
 
 @dataclass(frozen=True)
@@ -109,6 +129,7 @@ class GameSettings:
     missed: MissedOrders = MissedOrders()
     press: PressRules = PressRules()
     draw: DrawRules = DrawRules()
+    absences: AbsenceRules = AbsenceRules()
     rules: Mapping[str, Any] = field(default_factory=dict)  # the variant's rules chosen (Variant.options)
     seats: int | None = None  # how many players, where the variant allows several numbers (None: the most)
     private: bool = False  # only for its players, observers and GM: to anyone else not there (gm.games.privacy)

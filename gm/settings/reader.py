@@ -15,8 +15,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.mailsyntax import mail_address
 from gm.settings.model import (
+    AbsenceRules,
     Assignment,
     DeadlineRule,
+    DrawAmong,
     DrawRules,
     EarlyProcessing,
     GameSettings,
@@ -32,7 +34,7 @@ from gm.yamlfile import YamlProblem, line_of, load_strict
 
 GAME_KEYS = {
     "name", "variant", "gm", "timezone", "deadlines", "grace", "reminders", "early", "missed",
-    "press", "draw", "players", "observers", "assignment", "start", "rules", "seats", "private",
+    "press", "draw", "absences", "players", "observers", "assignment", "start", "rules", "seats", "private",
 }
 DEADLINE_KEYS = {"movement", "retreats", "adjustments", "weekdays", "never_before"}
 WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -159,6 +161,7 @@ class _Reader:
             missed=self.missed(raw.get("missed") or {}, line_of(raw, "missed")),
             press=self.press(raw.get("press", "white"), line_of(raw, "press")),
             draw=self.draw(raw.get("draw") or {}, line_of(raw, "draw")),
+            absences=self.absences(raw.get("absences", "none"), line_of(raw, "absences")),
             rules=self.rules(variant, raw.get("rules") or {}, line_of(raw, "rules")),
             seats=self.seats(raw.get("seats"), line_of(raw, "seats")),
             private=self.flag(raw.get("private", False), line_of(raw, "private"), "private"),
@@ -316,9 +319,30 @@ class _Reader:
             self.problem(line, "'draw' must be a mapping such as {votes: secret}")
             return DrawRules()
         for key in raw:
-            if key != "votes":
-                self.problem(line_of(raw, key), f"unknown draw setting {key!r} (votes)")
-        return DrawRules(self.enum(VoteVisibility, raw.get("votes", "secret"), line_of(raw, "votes") or line))
+            if key not in ("votes", "among"):
+                self.problem(line_of(raw, key), f"unknown draw setting {key!r} (votes, among)")
+        return DrawRules(self.enum(VoteVisibility, raw.get("votes", "secret"), line_of(raw, "votes") or line),
+                         self.enum(DrawAmong, raw.get("among", "survivors"), line_of(raw, "among") or line))
+
+    def absences(self, raw: Any, line: int | None) -> AbsenceRules:
+        """``none`` (the default), or {max: 14d, per_player: 2}: the longest absence and how many
+        a player may take in the game (a key left out takes the value shown)."""
+        if raw is None or raw is False or (isinstance(raw, str) and raw.strip().lower() == "none"):
+            return AbsenceRules()
+        if not isinstance(raw, Mapping):
+            self.problem(line, "'absences' must be none or {max: 14d, per_player: 2}")
+            return AbsenceRules()
+        for key in raw:
+            if key not in ("max", "per_player"):
+                self.problem(line_of(raw, key), f"unknown absences setting {key!r} (max, per_player)")
+        longest = self.duration(raw.get("max", "14d"), line_of(raw, "max") or line)
+        if longest <= timedelta(0):
+            self.problem(line_of(raw, "max") or line, "'max' must be a duration longer than none, as 14d")
+        count = raw.get("per_player", 2)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            self.problem(line_of(raw, "per_player") or line, "'per_player' must be a whole number of absences, 0 or more")
+            count = 0
+        return AbsenceRules(longest, count)
 
     def addresses(self, raw: Any, line: int | None) -> list[str]:
         result = []
