@@ -85,6 +85,9 @@ class Game(Base):
     position: Mapped[dict[str, Any] | None] = mapped_column()
     phase_started_at: Mapped[datetime | None] = mapped_column()
     deadline: Mapped[datetime | None] = mapped_column()
+    # The deadline the schedule (or the GM) gave, before players' absences held it later
+    # (gm.games.absences); the same as ``deadline`` when no absence holds it.
+    deadline_unheld: Mapped[datetime | None] = mapped_column()
     due_at: Mapped[datetime | None] = mapped_column(index=True)  # when the scheduler must look next
     orders_complete_at: Mapped[datetime | None] = mapped_column()  # every power in: early processing
     notices: Mapped[dict[str, Any]] = mapped_column(default=dict)  # reminders and late notices sent this phase
@@ -122,12 +125,18 @@ class Player(Base):
 
 
 class Absence(Base):
+    """A player away from a game (SET ABSENCE): a deadline of the game that falls inside it is
+    held to its end while the player holds a seat (gm.games.absences)."""
+
     __tablename__ = "absences"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    # None: stored before absences belonged to a game (they held nothing, and still hold nothing)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     starts: Mapped[datetime] = mapped_column()
     ends: Mapped[datetime] = mapped_column()
+    cancelled_at: Mapped[datetime | None] = mapped_column()  # by the player or the GM (CANCEL ABSENCE)
 
 
 class SeatStatus:
@@ -154,6 +163,7 @@ class Seat(Base):
     wait_seq: Mapped[int | None] = mapped_column(Integer)  # asked to WAIT in this phase
     ready_seq: Mapped[int | None] = mapped_column(Integer)  # has given every order needed in this phase
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    draw_with: Mapped[list[Any] | None] = mapped_column()  # the powers a draw vote names (None: every survivor)
     concede_to: Mapped[str | None] = mapped_column(String(60))  # the power this one concedes to
     joined_at: Mapped[datetime] = mapped_column()
     left_at: Mapped[datetime | None] = mapped_column()
@@ -234,13 +244,15 @@ class Press(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     phase: Mapped[str | None] = mapped_column(String(16))
-    sender_power: Mapped[str | None] = mapped_column(String(60))  # None: the GM (the name, kept up to date by RENAME)
+    sender_power: Mapped[str | None] = mapped_column(String(60))  # None: the GM or an observer (the name, kept up to date by RENAME)
+    sender_observer: Mapped[str] = mapped_column(String(254), default="", server_default="")  # an observer's address (to the GM)
     recipients: Mapped[list[Any]] = mapped_column()  # powers; empty list = broadcast (names, as sender_power)
     # Whose press it is: the sender's and the recipients' Seat.power_key (None: the GM; an empty
     # list: everyone). A power renamed keeps its press; a newcomer given an old name never sees it.
     sender_seat: Mapped[int | None] = mapped_column(Integer)
     recipient_seats: Mapped[list[Any] | None] = mapped_column()
     grey: Mapped[bool] = mapped_column(Boolean, default=False)
+    to_gm: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")  # to the game master alone
     with_results: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")  # held for the results
     published_seq: Mapped[int | None] = mapped_column(Integer)  # the phase whose results carried it
     body: Mapped[str] = mapped_column(Text)
