@@ -183,6 +183,81 @@ class Seat(Base):
         return key
 
 
+class OpeningReason:
+    RESIGNED = "resigned"
+    EJECTED = "ejected"
+    ABANDONED = "abandoned"  # the game's missed: policy gave up on its player
+
+
+class Opening(Base):
+    """A power open for another player to take over (gm.games.openings): offered first to the
+    addresses standing by, one at a time, then to everyone (``public_at``), until someone takes
+    it, its player comes back, or the GM gives it to someone (``closed_at``)."""
+
+    __tablename__ = "openings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    power_key: Mapped[int] = mapped_column(Integer)  # Seat.power_key of the power
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))  # the seat its player left
+    reason: Mapped[str] = mapped_column(String(20))  # OpeningReason
+    opened_at: Mapped[datetime] = mapped_column()
+    offered_to: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))  # a standby's turn
+    offer_until: Mapped[datetime | None] = mapped_column(index=True)  # when the turn passes on (the scheduler looks)
+    asked: Mapped[list[Any]] = mapped_column(default=list)  # the players offered it so far
+    public_at: Mapped[datetime | None] = mapped_column()  # offered to everyone from then
+    closed_at: Mapped[datetime | None] = mapped_column()
+    closed_why: Mapped[str] = mapped_column(String(40), default="")
+
+
+class TakeoverRequest(Base):
+    """An address's wish to take over an open power, in a game whose GM approves takeovers."""
+
+    __tablename__ = "takeover_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    opening_id: Mapped[int] = mapped_column(ForeignKey("openings.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    asked_at: Mapped[datetime] = mapped_column()
+    decided_at: Mapped[datetime | None] = mapped_column()
+    outcome: Mapped[str] = mapped_column(String(20), default="")  # "": waiting; approved, refused, lapsed
+    decided_by: Mapped[str] = mapped_column(String(254), default="")
+
+
+class Standby(Base):
+    """An address ready to take over a power that opens: in one game, or in any (``game_id`` None)."""
+
+    __tablename__ = "standbys"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column()
+
+
+class DeadlineOutcome:
+    KEPT = "kept"  # orders in by the deadline
+    LATE = "late"  # in only after it, in the grace the game gives
+    MISSED = "missed"  # none at all
+
+
+class DeadlineRecord(Base):
+    """Whether a seat's player kept one deadline of a processed phase that wanted orders of the
+    power (gm.games.records): the record of who kept their deadlines, per seat and per player."""
+
+    __tablename__ = "deadline_records"
+    __table_args__ = (Index("ix_deadline_records_game_seat", "game_id", "seat_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase_id: Mapped[int] = mapped_column(ForeignKey("phases.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"), index=True)  # None: vacant
+    power: Mapped[str] = mapped_column(String(60))
+    outcome: Mapped[str] = mapped_column(String(10))  # DeadlineOutcome
+
+
 class AddressChange(Base):
     """A player's wish to be written to at another address (SET ADDRESS): it takes effect when a
     mail from that address gives the code mailed there (CONFIRM ADDRESS)."""
@@ -431,7 +506,8 @@ class WebKey(Base):
 
 
 __all__ = [
-    "Absence", "AddressChange", "AuditEntry", "Base", "Game", "GameStatus", "InboundMail", "InboundStatus", "MailboxState", "OrderSet",
-    "OutboundMail", "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus", "ServerHealth",
-    "WebKey", "WebLink", "WebRequest", "WebRole", "WebSession",
+    "Absence", "AddressChange", "AuditEntry", "Base", "DeadlineOutcome", "DeadlineRecord", "Game", "GameStatus",
+    "InboundMail", "InboundStatus", "MailboxState", "Opening", "OpeningReason", "OrderSet", "OutboundMail",
+    "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus", "ServerHealth", "Standby",
+    "TakeoverRequest", "WebKey", "WebLink", "WebRequest", "WebRole", "WebSession",
 ]
