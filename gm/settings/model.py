@@ -105,6 +105,26 @@ class AbsenceRules:
         return self.longest > timedelta(0) and self.per_player > 0
 
 
+class TakeoverPolicy(Enum):
+    OPEN = "open"  # anyone takes an open power at once (JOIN game power)
+    GM = "gm"  # the game master approves each ask (APPROVE / REFUSE)
+    NONE = "none"  # only the game master gives a power a new player (REPLACE)
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """Who may take over a power its player left (gm.games.openings), and how long each address
+    standing by has to answer before the offer passes on (to the next, then to everyone)."""
+
+    policy: TakeoverPolicy = TakeoverPolicy.GM
+    standby: timedelta = timedelta(hours=24)
+
+
+class LatePolicy(Enum):
+    EVERYONE = "everyone"  # once the deadline passes, every player learns which powers are late
+    LATE_ONLY = "late-only"  # only the late powers are told (each of its own lateness), and the GM
+
+
 @dataclass(frozen=True)
 class PlayerEntry:
     email: str
@@ -130,6 +150,8 @@ class GameSettings:
     press: PressRules = PressRules()
     draw: DrawRules = DrawRules()
     absences: AbsenceRules = AbsenceRules()
+    takeover: Takeover = Takeover()
+    late: LatePolicy = LatePolicy.EVERYONE
     rules: Mapping[str, Any] = field(default_factory=dict)  # the variant's rules chosen (Variant.options)
     seats: int | None = None  # how many players, where the variant allows several numbers (None: the most)
     private: bool = False  # only for its players, observers and GM: to anyone else not there (gm.games.privacy)

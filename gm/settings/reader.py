@@ -22,12 +22,15 @@ from gm.settings.model import (
     DrawRules,
     EarlyProcessing,
     GameSettings,
+    LatePolicy,
     MissedOrders,
     MissedPolicy,
     PlayerEntry,
     PressRules,
     Schedule,
     StartPolicy,
+    Takeover,
+    TakeoverPolicy,
     VoteVisibility,
 )
 from gm.yamlfile import YamlProblem, line_of, load_strict
@@ -35,6 +38,7 @@ from gm.yamlfile import YamlProblem, line_of, load_strict
 GAME_KEYS = {
     "name", "variant", "gm", "timezone", "deadlines", "grace", "reminders", "early", "missed",
     "press", "draw", "absences", "players", "observers", "assignment", "start", "rules", "seats", "private",
+    "takeover", "late",
 }
 DEADLINE_KEYS = {"movement", "retreats", "adjustments", "weekdays", "never_before"}
 WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -165,6 +169,8 @@ class _Reader:
             rules=self.rules(variant, raw.get("rules") or {}, line_of(raw, "rules")),
             seats=self.seats(raw.get("seats"), line_of(raw, "seats")),
             private=self.flag(raw.get("private", False), line_of(raw, "private"), "private"),
+            takeover=self.takeover(raw.get("takeover", "gm"), line_of(raw, "takeover")),
+            late=self.enum(LatePolicy, raw.get("late", "everyone"), line_of(raw, "late")),
         )
         return settings if len(self.problems) == start else None
 
@@ -343,6 +349,23 @@ class _Reader:
             self.problem(line_of(raw, "per_player") or line, "'per_player' must be a whole number of absences, 0 or more")
             count = 0
         return AbsenceRules(longest, count)
+
+    def takeover(self, raw: Any, line: int | None) -> Takeover:
+        """``open``, ``gm`` (the default) or ``none``, or {policy: ..., standby: 24h}: how long
+        each address standing by has to answer before the offer passes on."""
+        if isinstance(raw, str):
+            raw = {"policy": raw}
+        if not isinstance(raw, Mapping):
+            self.problem(line, "'takeover' must be open, gm or none, or {policy: ..., standby: 24h}")
+            return Takeover()
+        for key in raw:
+            if key not in ("policy", "standby"):
+                self.problem(line_of(raw, key), f"unknown takeover setting {key!r} (policy, standby)")
+        standby = self.duration(raw.get("standby", "24h"), line_of(raw, "standby") or line)
+        if standby <= timedelta(0):
+            self.problem(line_of(raw, "standby") or line, "'standby' must be a time to answer, as 24h")
+            standby = Takeover().standby
+        return Takeover(self.enum(TakeoverPolicy, raw.get("policy", "gm"), line_of(raw, "policy") or line), standby)
 
     def addresses(self, raw: Any, line: int | None) -> list[str]:
         result = []
