@@ -7,25 +7,28 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from gm.commands import gm_actions
+from gm.commands.absence import set_absence
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.secrecy import nearest
 from gm.games import addresses
 from gm.games.lifecycle import GameError
-from gm.games.mailer import format_moment, reader_zone, wrap, zone_named
-from gm.games.notices import tell_gm
+from gm.games.mailer import format_moment, reader_zone, wrap
 from gm.games.passwords import hash_secret
 from gm.mailsyntax import mail_address
 from gm.settings.reader import parse_duration
-from gm.store.models import Absence, Player
+from gm.store.models import Player
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2}))?$")
 
 
 class Set(Command):
     name = "SET"
-    usage = "SET PASSWORD <new> | SET ADDRESS <new address> | SET TIMEZONE <zone> | SET ABSENCE <from> <to> | SET DEADLINE <when>"
-    summary = ("change your secret, time zone or absences, or move to another address (done when a code "
-               "mailed there is sent back from it with CONFIRM); the GM: the game master secret and deadline")
+    usage = ("SET PASSWORD <new> | SET ADDRESS <new address> | SET TIMEZONE <zone> | SET ABSENCE <from> [TO] <to> | "
+             "SET DEADLINE <when>")
+    summary = ("change your secret or time zone, or move to another address (done when a code mailed there is sent "
+               "back from it with CONFIRM); SET ABSENCE YYYY-MM-DD [HH:MM] TO YYYY-MM-DD [HH:MM]: away, every deadline "
+               "inside it is held to its end (as long and as often as the game allows); the GM: the game master "
+               "secret and deadline")
 
     secret_forms = ("SET PASSWORD", "SET SECRET")
     KINDS = ("PASSWORD", "SECRET", "ADDRESS", "TIMEZONE", "ZONE", "ABSENCE", "DEADLINE")
@@ -105,22 +108,9 @@ class Set(Command):
         return [f"Times are shown to you in {value} from now on."]
 
     def absence(self, ctx: MailContext, value: str) -> list[str]:
-        player = self._player(ctx)
-        zone = zone_named(self._zone(ctx, player))
-        parts = value.split()
-        if len(parts) != 2:
-            raise CommandError("write SET ABSENCE <from YYYY-MM-DD> <to YYYY-MM-DD>")
-        starts = _date(parts[0], zone, time(0, 0))
-        ends = _date(parts[1], zone, time(23, 59))
-        if ends <= starts or ends < ctx.now:
-            raise CommandError("the absence must end after it starts, and in the future")
-        ctx.session.add(Absence(player_id=player.id, starts=starts, ends=ends))
-        game = ctx.require_game()
-        tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: {ctx.seat.power if ctx.seat else ''} absent",
-                text=f"The player of {ctx.seat.power if ctx.seat else '?'} will be away from "
-                     f"{format_moment(starts, self._zone(ctx, player))} to {format_moment(ends, self._zone(ctx, player))}. "
-                     "Extend a deadline with SET DEADLINE if needed.")
-        return [f"Your absence from {parts[0]} to {parts[1]} is noted; the game master has been told."]
+        self._player(ctx)
+        assert ctx.seat is not None
+        return set_absence(ctx, ctx.seat, value)
 
     def deadline(self, ctx: MailContext, value: str) -> list[str]:
         game = ctx.require_gm()
@@ -133,6 +123,10 @@ class Set(Command):
                 new = gm_actions.extend(ctx.services, ctx.session, game, ctx.actor, deadline=_date(value, zone, time(21, 0)))
         except GameError as exc:
             raise CommandError(str(exc)) from None
+        if game.deadline is not None and game.deadline != new:
+            return [wrap(f"The deadline of {game.name} is now {format_moment(game.deadline, zone.key)}: "
+                         f"{format_moment(new, zone.key)} falls inside a player's absence, and is held to its end "
+                         "(CANCEL ABSENCE <power> cancels one).")]
         return [f"The deadline of {game.name} is now {format_moment(new, zone.key)}."]
 
 

@@ -7,7 +7,7 @@ import difflib
 
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
-from gm.commands import account, master, player, press, topics, web
+from gm.commands import absence, account, master, player, press, topics, web
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
@@ -18,7 +18,7 @@ from gm.store.models import Game
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
     player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
-    player.NoConcede, player.Resign, account.Set, account.Confirm, web.Web,
+    player.NoConcede, player.Resign, account.Set, absence.Cancel, account.Confirm, web.Web,
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,

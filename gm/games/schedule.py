@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from gm.domain.position import Position
 from gm.games.context import Services
+from gm.games.holds import held_deadline
 from gm.games.notices import tell_everyone
 from gm.settings.schedule import next_deadline
 from gm.store.models import Game, GameStatus
@@ -18,7 +19,8 @@ def start_phase(services: Services, session: Session, game: Game, position: Posi
     now = services.clock.now()
     settings = services.settings_of(game)
     game.phase_started_at = now
-    game.deadline = next_deadline(settings.schedule, position.phase.kind, now)
+    game.deadline_unheld = next_deadline(settings.schedule, position.phase.kind, now)
+    game.deadline = held_deadline(services, session, game, game.deadline_unheld)
     game.orders_complete_at = None
     game.notices = {}
     for seat in game.seats:
@@ -58,15 +60,37 @@ def due_time(services: Services, game: Game) -> datetime | None:
 
 
 def reschedule(services: Services, session: Session, game: Game, reason: str, deadline: datetime | None = None) -> None:
-    """Set a new deadline for the current phase (from the schedule, or the one given) and tell everyone."""
+    """Set a new deadline for the current phase (from the schedule, or the one given), held by the
+    players' absences (gm.games.holds), and tell everyone."""
     if game.status != GameStatus.ACTIVE:
         return
-    settings = services.settings_of(game)
-    position = services.position_of(game)
-    old = game.deadline
     if deadline is None:
+        settings = services.settings_of(game)
+        position = services.position_of(game)
         deadline = next_deadline(settings.schedule, position.phase.kind, game.phase_started_at or services.clock.now())
         deadline = max(deadline, services.clock.now() + timedelta(minutes=1))
+    game.deadline_unheld = deadline
+    move_deadline(services, session, game, held_deadline(services, session, game, deadline), reason)
+
+
+def hold_again(services: Services, session: Session, game: Game, reason: str,
+               notice: timedelta | None = None) -> datetime | None:
+    """The players' absences changed: the deadline held again from the one the schedule or the GM
+    gave; ``notice``: when it comes nearer (an absence cancelled), never nearer than this from now
+    (nor later than it was). The deadline now (None: the game has none)."""
+    if game.status != GameStatus.ACTIVE or game.deadline is None:
+        return game.deadline
+    new = held_deadline(services, session, game, game.deadline_unheld or game.deadline)
+    if notice is not None and new < game.deadline:
+        new = max(new, min(game.deadline, services.clock.now() + notice))
+    move_deadline(services, session, game, new, reason)
+    return game.deadline
+
+
+def move_deadline(services: Services, session: Session, game: Game, deadline: datetime, reason: str) -> None:
+    """Put the current phase's deadline at ``deadline`` and tell everyone (nothing when it is
+    there already)."""
+    old = game.deadline
     if deadline == old:
         return
     game.deadline = deadline

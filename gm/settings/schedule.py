@@ -27,7 +27,7 @@ def next_deadline(schedule: Schedule, kind: PhaseKind, start: datetime) -> datet
     earliest = start + schedule.min_gap
     if rule.after is not None:
         candidate = max(start + rule.after, earliest)
-        return _allowed_day(candidate, schedule)
+        return allowed_day(candidate, schedule)
     zone = rule.zone or schedule.zone
     local = earliest.astimezone(zone)
     day = local.date()
@@ -40,7 +40,7 @@ def next_deadline(schedule: Schedule, kind: PhaseKind, start: datetime) -> datet
     raise ValueError("no allowed weekday in the schedule")
 
 
-def _allowed_day(candidate: datetime, schedule: Schedule) -> datetime:
+def allowed_day(candidate: datetime, schedule: Schedule) -> datetime:
     """The same wall-clock time on the first allowed day from ``candidate``'s."""
     local = candidate.astimezone(schedule.zone)
     for _ in range(8):

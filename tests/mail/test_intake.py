@@ -203,8 +203,8 @@ def test_account_settings(post: Post) -> None:
     post.send("paris@example.test", f"CONFIRM ADDRESS {code.group(1)}\n")
     assert "Your address is now paris@example.test" in post.reply("paris@example.test")
     assert post.mails(to=FRANCE, kind="security")
-    post.send("paris@example.test", "SIGNON France g newsecret99\nSET ABSENCE 2026-02-01 2026-02-10\n")
-    assert "absence from 2026-02-01 to 2026-02-10 is noted" in post.reply("paris@example.test")
+    post.send("paris@example.test", "SIGNON France g newsecret99\nSET TIMEZONE America/Chicago\n")
+    assert "Times are shown to you in America/Chicago from now on." in post.reply("paris@example.test")
 
 
 def test_oversize_mail_is_refused_politely(post: Post) -> None:
