@@ -66,6 +66,7 @@ class MailContext:
     game: Game | None = None  # after SIGNON (or JOIN)
     seat: Seat | None = None  # the power signed on as
     acting_as: str | None = None  # the power a GM has BECOME
+    observer: str = ""  # an observer of the game entered, signed in on the web: writes to its GM only
     attach: dict[str, Any] | None = None
     budget: ReplyBudget = field(default_factory=ReplyBudget)  # how much the reply may still echo
     # Secrets the reply gives out (a JOIN's): masked in the outbox's copy once it is sent.
@@ -81,13 +82,13 @@ class MailContext:
         master's rights hold only in the game signed on to."""
         if seat is not None and seat.game_id is not None and seat.game_id != game.id:
             raise ValueError(f"a seat of another game entered as one of {game.name}")
-        self.game, self.seat, self.acting_as = game, seat, None
+        self.game, self.seat, self.acting_as, self.observer = game, seat, None, ""
         self._gm_of = game.id if as_gm else None
 
     def leave(self) -> None:
         """Signed on to nothing (a SIGNON or JOIN starts by this, so one that fails leaves no
         authority from before: the commands after it are refused, not run in another game)."""
-        self.game, self.seat, self.acting_as, self._gm_of = None, None, None, None
+        self.game, self.seat, self.acting_as, self._gm_of, self.observer = None, None, None, None, ""
 
     @property
     def is_gm(self) -> bool:

@@ -24,10 +24,11 @@ from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games import notices
 from gm.games.lifecycle import current_seats, power_named, seat_of
 from gm.games.plaintext import quoted
-from gm.games.press_readers import GAME_MASTER, PUBLIC, Reader, mailed_to, reads, sent_by
-from gm.store.models import Game, GameStatus, Press, SeatStatus
+from gm.games.press_readers import GAME_MASTER, PUBLIC, Reader, addressed_to, mailed_to, reads, sent_by, signed
+from gm.store.models import Game, GameStatus, Press, SeatStatus, WebRole
 
 GREY_WORDS = ("GREY", "GRAY")
+GM_WORDS = ("GM", "MASTER", "GAMEMASTER", "GAME MASTER")  # PRESS TO GM: the game master
 LONGEST_NAME = 6  # words: a power's name is tried from this many words down
 
 
@@ -37,52 +38,71 @@ class PressRequest:
 
     grey: bool
     later: bool  # WITH RESULTS: held for the results of the phase
-    recipients: list[str]  # power names as the sender listed them ([]: everyone)
+    recipients: list[str]  # power names as the sender listed them ([]: everyone, or the GM alone)
+    to_gm: bool = False  # TO GM: the game master alone
 
 
 class SendPress(Command):
     name = "PRESS"
-    usage = "PRESS [GREY] [TO <power> ...] [WITH RESULTS]   ...text...   ENDPRESS"
+    usage = "PRESS [GREY] [TO <power> ... | TO GM] [WITH RESULTS]   ...text...   ENDPRESS"
     summary = ("send a message to some powers (or to all when no TO), up to ENDPRESS; GREY leaves your "
-               "name out")
+               "name out; TO GM: to the game master alone, in every game whatever its press (the game "
+               "master answers one power with PRESS TO <power>)")
     takes_body = True
     broadcast = False
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game = ctx.require_game()
         sender = None if ctx.is_gm and ctx.acting_as is None else ctx.power
-        if sender is None and not ctx.is_gm:
+        observer = ctx.observer if sender is None and not ctx.is_gm else ""
+        if sender is None and not ctx.is_gm and not observer:
             raise CommandError("sign on as a power to send press")
         if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.FORMING):
             raise CommandError(f"{game.name} is over")
         request = self._read(ctx, game, invocation.args)
-        recipients = _addressed(game, request, sender)
-        rules = ctx.services.settings_of(game).press
-        if not ctx.is_gm:
-            if not rules.any:
-                raise CommandError(f"{game.name} has no press")
-            if request.grey and not rules.grey:
-                raise CommandError(f"{game.name} does not allow grey (anonymous) press")
-            if not request.grey and not rules.white:
-                raise CommandError(f"{game.name} allows only grey press: write PRESS GREY")
-            if recipients and not rules.partial:
-                raise CommandError(f"{game.name} allows only press to everyone (BROADCAST)")
-            if ctx.seat is not None and ctx.seat.status == SeatStatus.ELIMINATED and not rules.eliminated:
-                raise CommandError(f"{sender} is out of the game: in {game.name} powers that are out send no press")
+        if request.to_gm:
+            if sender is None and not observer:
+                raise CommandError("you are the game master: PRESS TO <power> writes to a power")
+            if request.grey:
+                raise CommandError("press to the game master is signed: leave out GREY")
+            recipients: list[str] = []
+        else:
+            if observer:
+                raise CommandError("an observer writes to the game master only: PRESS TO GM")
+            recipients = _addressed(game, request, sender)
+            self._allowed(ctx, game, request, recipients, sender)
         text = "\n".join(invocation.body).strip("\n")
         if not text.strip():
             raise CommandError("the press has no text (end it with ENDPRESS)")
         press = Press(game_id=game.id, phase=game.phase, sender_power=sender, recipients=recipients,
                       sender_seat=_key(game, sender), recipient_seats=[_key(game, r) for r in recipients],
-                      grey=request.grey, with_results=request.later, published_seq=None, body=text,
+                      grey=request.grey, to_gm=request.to_gm, sender_observer=observer,
+                      with_results=request.later, published_seq=None, body=text,
                       inbound_id=ctx.inbound_id, sent_at=ctx.now)
         ctx.session.add(press)
-        to = ", ".join(recipients) if recipients else "everyone"
+        to = "the game master" if request.to_gm else ", ".join(recipients) if recipients else "everyone"
         if request.later:
             return [f"Press to {to} will be published with the results of this phase"
                     + (", without your name." if request.grey else ".")]
         self._relay(ctx, game, press)
         return [f"Press sent to {to}" + (" without your name." if request.grey else ".")]
+
+    @staticmethod
+    def _allowed(ctx: MailContext, game: Game, request: PressRequest, recipients: list[str], sender: str | None) -> None:
+        """The game's press rules bind the players (never the GM, nor press to the GM)."""
+        rules = ctx.services.settings_of(game).press
+        if ctx.is_gm:
+            return
+        if not rules.any:
+            raise CommandError(f"{game.name} has no press (PRESS TO GM still reaches the game master)")
+        if request.grey and not rules.grey:
+            raise CommandError(f"{game.name} does not allow grey (anonymous) press")
+        if not request.grey and not rules.white:
+            raise CommandError(f"{game.name} allows only grey press: write PRESS GREY")
+        if recipients and not rules.partial:
+            raise CommandError(f"{game.name} allows only press to everyone (BROADCAST)")
+        if ctx.seat is not None and ctx.seat.status == SeatStatus.ELIMINATED and not rules.eliminated:
+            raise CommandError(f"{sender} is out of the game: in {game.name} powers that are out send no press")
 
     def _read(self, ctx: MailContext, game: Game, args: str) -> PressRequest:
         """GREY, TO and the powers, WITH RESULTS, in any order; a power's name of several words
@@ -90,11 +110,16 @@ class SendPress(Command):
         of PRESS)."""
         variant = ctx.services.variant_of(game)
         words = args.replace(",", " ").split()
-        grey = later = False
+        grey = later = to_gm = False
         listed: list[str] | None = None
         index = 0
         while index < len(words):
             word = words[index].upper()
+            if listed is not None and not self.broadcast:
+                size = _gm_at(words, index)
+                if size:
+                    to_gm, index = True, index + size
+                    continue
             if listed is not None:
                 found, size = _power_at(game, variant, words, index)
                 if found is not None:
@@ -112,18 +137,19 @@ class SendPress(Command):
                 raise CommandError(f"no power {words[index]!r} in {game.name}")
             else:
                 raise CommandError(f"{words[index]!r}? write {self.usage}")
-        if listed is not None and not listed:
+        if listed is not None and not listed and not to_gm:
             raise CommandError("name at least one power after TO")
-        return PressRequest(grey, later, listed or [])
+        # The game master reads all press: named beside powers, it is press to them.
+        return PressRequest(grey, later, listed or [], to_gm=to_gm and not listed)
 
     def _relay(self, ctx: MailContext, game: Game, press: Press) -> None:
         """Mailed at once to its readers (gm.games.press_readers: the powers it names, or every
         power; the GM; observers only press to everyone), never back to the address it came from."""
-        sender, recipients = press.sender_power, press.recipients
-        signature = "the game master" if sender is None else ("an anonymous power" if press.grey else sender)
-        heading = f"Press from {signature} to {', '.join(recipients) if recipients else 'everyone'} in {game.name}"
+        signature = signed(press)
+        heading = f"Press from {signature} to {addressed_to(press, press.recipients)} in {game.name}"
         for recipient in notices.recipients(ctx.services, game):
-            if recipient.address.lower() == ctx.sender or not mailed_to(press, Reader.of(recipient.role, recipient.seat)):
+            reader = Reader.of(recipient.role, recipient.seat, recipient.address)
+            if recipient.address.lower() == ctx.sender or not mailed_to(press, reader):
                 continue
             ctx.services.mailer.queue(
                 ctx.session, to=recipient.address,
@@ -131,6 +157,14 @@ class SendPress(Command):
                 template="mail/press.txt.j2", kind="press", game_id=game.id, game=game, zone=recipient.zone,
                 heading=heading, text=press.body,
             )
+
+
+def _gm_at(words: list[str], index: int) -> int:
+    """How many words name the game master at ``index`` (GM, MASTER, GAME MASTER), or 0."""
+    for size in (2, 1):
+        if " ".join(words[index:index + size]).upper() in GM_WORDS:
+            return size
+    return 0
 
 
 def _power_at(game: Game, variant, words: list[str], index: int) -> tuple[str | None, int]:  # type: ignore[no-untyped-def]
@@ -174,7 +208,7 @@ def visible_press(ctx: MailContext, game: Game) -> list[str]:
     held for the results only once the results are out). The game master reads all of it."""
     power = ctx.power
     seat = seat_of(game, power) if power is not None else None
-    reader = GAME_MASTER if ctx.is_gm else Reader.of(PUBLIC, seat)
+    reader = GAME_MASTER if ctx.is_gm else Reader.of(WebRole.OBSERVER if ctx.observer else PUBLIC, seat, ctx.observer)
     names = _names_now(game)
     lines: list[str] = []
     for press in ctx.session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
@@ -182,11 +216,11 @@ def visible_press(ctx: MailContext, game: Game) -> list[str]:
             continue
         mine = sent_by(press, reader)
         legacy = press.recipient_seats is None  # stored before press had seats: read by its names
-        sender = names.get(press.sender_seat, press.sender_power) if press.sender_seat else press.sender_power
-        who = "the game master" if press.sender_power is None else (
-            "an anonymous power" if press.grey and not mine and not ctx.is_gm else sender)
+        who = signed(press, mine=mine or ctx.is_gm)
+        if press.sender_seat and press.sender_power is not None and who == press.sender_power:
+            who = names.get(press.sender_seat, press.sender_power)
         listed = press.recipients if legacy else [names.get(k, n) for k, n in zip(press.recipient_seats, press.recipients)]
-        to = ", ".join(listed) if listed else "everyone"
+        to = addressed_to(press, listed)
         lines += ["", f"Press in {press.phase} from {who} to {to}:", quoted(press.body)]
     return lines
 

@@ -4,6 +4,8 @@ different readers.
 
 - A power reads press to everyone, press that names it among its recipients, and its own.
 - The game master reads all press (the game's press rules bind the players, not the GM).
+- Press to the game master (``PRESS TO GM``, whatever the game's press rules) is read by the GM
+  and its sender alone.
 - An observer reads what anyone reads on the game's public page: press to everyone, white or
   grey, never press to some powers only.
 - Press held for the results (``WITH RESULTS``) is read by nobody but its sender until the
@@ -27,11 +29,14 @@ PUBLIC = "public"  # anyone: a stranger on the web (and, for press, an observer)
 class Reader:
     role: str  # WebRole.PLAYER, WebRole.GM, WebRole.OBSERVER or PUBLIC
     seat: Seat | None = None  # a power's seat (PLAYER)
+    address: str = ""  # an observer's (its own press to the GM)
 
     @classmethod
-    def of(cls, role: str, seat: Seat | None) -> Reader:
+    def of(cls, role: str, seat: Seat | None, address: str = "") -> Reader:
         """A seat's player, or what ``role`` names (a GM or an observer has no seat)."""
-        return cls(WebRole.PLAYER, seat) if seat is not None and seat.power else cls(role)
+        if seat is not None and seat.power:
+            return cls(WebRole.PLAYER, seat)
+        return cls(role, address=address.lower() if role == WebRole.OBSERVER else "")
 
 
 GAME_MASTER = Reader(WebRole.GM)
@@ -46,7 +51,9 @@ def is_out(press: Press) -> bool:
 
 def sent_by(press: Press, reader: Reader) -> bool:
     if reader.role == WebRole.GM:
-        return press.sender_power is None
+        return press.sender_power is None and not press.sender_observer
+    if reader.role == WebRole.OBSERVER:
+        return bool(press.sender_observer) and press.sender_observer == reader.address
     seat = reader.seat
     if reader.role != WebRole.PLAYER or seat is None:
         return False
@@ -56,7 +63,7 @@ def sent_by(press: Press, reader: Reader) -> bool:
 
 
 def to_everyone(press: Press) -> bool:
-    return not press.recipients
+    return not press.recipients and not press.to_gm
 
 
 def reads(press: Press, reader: Reader) -> bool:
@@ -68,7 +75,7 @@ def reads(press: Press, reader: Reader) -> bool:
     if reader.role == WebRole.GM or to_everyone(press):
         return True
     seat = reader.seat
-    if reader.role != WebRole.PLAYER or seat is None:
+    if reader.role != WebRole.PLAYER or seat is None or press.to_gm:
         return False  # an observer, anyone: never press to some powers only
     if press.recipient_seats is None:
         return seat.power in press.recipients
@@ -78,3 +85,20 @@ def reads(press: Press, reader: Reader) -> bool:
 def mailed_to(press: Press, reader: Reader) -> bool:
     """Whether ``press``, being mailed (at once, or with its results), goes to ``reader``."""
     return not sent_by(press, reader) and reads(press, reader)
+
+
+def signed(press: Press, mine: bool = False) -> str:
+    """Who a press is from, as its readers are told (``mine``: to its sender, or the GM, who
+    know who wrote a grey one)."""
+    if press.sender_observer:
+        return f"the observer {press.sender_observer}"
+    if press.sender_power is None:
+        return "the game master"
+    return "an anonymous power" if press.grey and not mine else press.sender_power
+
+
+def addressed_to(press: Press, names: list[str]) -> str:
+    """Whom a press is to, as its readers are told (``names``: its recipients' names)."""
+    if press.to_gm:
+        return "the game master"
+    return ", ".join(names) if names else "everyone"

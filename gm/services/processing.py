@@ -18,7 +18,7 @@ from gm.domain.position import Position
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, finish, seat_of
 from gm.games.notices import Recipient, tell_everyone, tell_gm
-from gm.games.press_readers import Reader, mailed_to
+from gm.games.press_readers import Reader, addressed_to, mailed_to, signed
 from gm.games.orderbook import current_orders, needed
 from gm.games.schedule import start_phase
 from gm.reports.results import results_context
@@ -161,8 +161,8 @@ def published_press(held: list[Press], record: PhaseRecord) -> list[tuple[Press,
     published = []
     for press in held:
         press.published_seq = record.seq
-        who = "the game master" if press.sender_power is None else ("an anonymous power" if press.grey else press.sender_power)
-        published.append((press, {"sender": who, "recipients": list(press.recipients), "text": press.body}))
+        to = [addressed_to(press, [])] if press.to_gm else list(press.recipients)
+        published.append((press, {"sender": signed(press), "recipients": to, "text": press.body}))
     return published
 
 
@@ -174,7 +174,7 @@ def _results_mails(services: Services, session: Session, game: Game, record: Pha
         """What the results mail depends on of its reader besides its zone: the press it reads,
         by the rule of press mailed at once (gm.games.press_readers: its recipients; the GM;
         observers only press to everyone; never the sender)."""
-        reader = Reader.of(recipient.role, recipient.seat)
+        reader = Reader.of(recipient.role, recipient.seat, recipient.address)
         shown = [i for i, (press, _) in enumerate(published) if mailed_to(press, reader)]
         return tuple(shown), {"press": [published[i][1] for i in shown]}
 

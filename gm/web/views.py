@@ -22,7 +22,7 @@ from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
 from gm.games.pictures import chart_title, phase_report
-from gm.games.press_readers import ANYONE, reads
+from gm.games.press_readers import ANYONE, reads, signed
 from gm.reports.results import results_context
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
 from gm.web.pictures import Pictures
@@ -177,8 +177,7 @@ def public_press(services: Services, session: Session, game: Game) -> list[Publi
     for press in session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
         if not reads(press, ANYONE):
             continue
-        sender = "the game master" if press.sender_power is None else (
-            "an anonymous power" if press.grey else press.sender_power)
+        sender = signed(press)
         found.append(PublicPress(phase_title(services, game, press.phase), sender, press.body, press.sent_at))
     return found
 
