@@ -454,17 +454,26 @@ class NoWait(Wait):
 
 class Draw(Command):
     name = "DRAW"
-    summary = "vote for a draw among the surviving powers (all must agree)"
+    usage = "DRAW [<power> <power> ...]"
+    summary = ("vote for a draw shared by every surviving power; naming powers, for a draw shared by them only, "
+               "where the game allows it (draw: among: any); it passes when every surviving power votes for the "
+               "same draw")
     agree = True
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game, power = ctx.require_power()
         try:
-            ended = votes.vote_draw(ctx.services, ctx.session, game, power, self.agree)
+            among = votes.powers_listed(ctx.services, game, invocation.args) if self.agree else None
+            ended = votes.vote_draw(ctx.services, ctx.session, game, power, self.agree, among=among)
         except GameError as exc:
             raise CommandError(str(exc)) from None
         if ended:
-            return [f"Every surviving power agreed: {game.name} ends in a draw."]
+            shared = ", ".join((game.result or {}).get("powers", []))
+            return [hang(f"Every surviving power agreed: {game.name} ends in a draw shared by {shared}.", 4)]
+        seat = seat_of(game, power)
+        if self.agree and seat is not None and seat.draw_with:
+            return [hang(f"{power} votes for a draw shared by {', '.join(seat.draw_with)} only (it passes when "
+                         "every surviving power votes for the same powers).", 4)]
         return [f"{power} {'votes for' if self.agree else 'does not vote for'} a draw."]
 
 
