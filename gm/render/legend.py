@@ -21,7 +21,7 @@ from gm.domain.units import Mobility, Unit
 from gm.render import style
 from gm.render.colours import Palette
 from gm.render.layers import MapPen, Pattern, Tally
-from gm.render.scene_types import LegendEntry, MarkLegend, TintPattern
+from gm.render.scene_types import KeyMark, LegendEntry, MarkLegend, TintPattern
 
 FIGHTING = (Mobility.LAND, Mobility.SEA)  # counted as units; other kinds (leaders, garrisons) by name
 
@@ -138,3 +138,24 @@ def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], w
         placed.append(MarkLegend(x, y, kind, sample, colour, style.outline_for(colour), text))
         x += room
     return placed, int(y - top) + style.LEGEND_ROW + 4
+
+
+KEY_TOP = 20.0  # the middle of the orders' key, above the map
+KEY_SAMPLES = {"move": (40.0, "move"), "support": (34.0, "support"), "convoy": (36.0, "convoy"),
+               "failed": (36.0, "failed"), "dislodged": (16.0, "dislodged"), "removed": (14.0, "removed"),
+               "built": (16.0, "built")}
+KEY_LETTER = 6.2  # DejaVu Sans at 11 px: about this wide a letter
+
+
+def order_key(shown: Iterable[str], width: int) -> list[KeyMark]:
+    """The key to the marks the picture shows (``KEY_SAMPLES``' kinds), in that order, set
+    against the right edge."""
+    kinds = [k for k in KEY_SAMPLES if k in set(shown)]
+    rooms = [KEY_SAMPLES[k][0] + 6 + KEY_LETTER * len(KEY_SAMPLES[k][1]) + 14 for k in kinds]
+    x = width - 10 - sum(rooms)
+    marks = []
+    for kind, room in zip(kinds, rooms, strict=True):
+        sample, word = KEY_SAMPLES[kind]
+        marks.append(KeyMark(round(x, 1), kind, sample, word))
+        x += room
+    return marks

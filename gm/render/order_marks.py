@@ -31,17 +31,36 @@ HEAD_WIDTH = 11.0
 BEND = 0.12  # how far a move arrow bows, as a share of its length
 
 
+Step = tuple[Point, Point | None, Point]  # from, the control point of a curve (None: straight), to
+
+
 @dataclass(frozen=True)
 class Stroke:
     kind: str  # move | retreat | support | convoy
-    d: str  # SVG path data
+    steps: tuple[Step, ...]  # the line, step by step
     colour: str
     edge: str  # the dark or light rim under the line
     width: float
     dashed: bool
-    head: str = ""  # arrowhead polygon points, "x,y x,y x,y"
+    head: tuple[Point, ...] = ()  # arrowhead: its tip, then its two back corners
     dot: tuple[float, float, float] | None = None  # end of a support: x, y, radius
-    diamond: str = ""  # end of a convoy: polygon points
+    diamond: tuple[Point, ...] = ()  # end of a convoy
+
+    @property
+    def d(self) -> str:
+        """The line as SVG path data."""
+        parts = [f"M{_f(self.steps[0][0])}"] if self.steps else []
+        for _, ctrl, end in self.steps:
+            parts.append(f"L{_f(end)}" if ctrl is None else f"Q{_f(ctrl)} {_f(end)}")
+        return " ".join(parts)
+
+    @property
+    def head_points(self) -> str:
+        return " ".join(_f(p) for p in self.head)
+
+    @property
+    def diamond_points(self) -> str:
+        return " ".join(_f(p) for p in self.diamond)
 
     @property
     def end_box(self) -> tuple[float, float, float, float] | None:
@@ -49,7 +68,7 @@ class Stroke:
         if self.dot is not None:
             x, y, r = self.dot
             return x - r - 1, y - r - 1, x + r + 1, y + r + 1
-        points = [tuple(map(float, p.split(","))) for p in (self.head or self.diamond).split()]
+        points = self.head or self.diamond
         if not points:
             return None
         xs, ys = [p[0] for p in points], [p[1] for p in points]
@@ -117,11 +136,10 @@ def arrow(start: Point, end: Point, colour: str, dashed: bool, kind: str = "move
     back = _unit(tip, ctrl)
     base = (tip[0] + back[0] * HEAD_LENGTH, tip[1] + back[1] * HEAD_LENGTH)
     side = (-back[1] * HEAD_WIDTH / 2, back[0] * HEAD_WIDTH / 2)
-    head = f"{_f(tip)} {_f((base[0] + side[0], base[1] + side[1]))} {_f((base[0] - side[0], base[1] - side[1]))}"
+    head = (tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1]))
     line_end = (tip[0] + back[0] * (HEAD_LENGTH - 1), tip[1] + back[1] * (HEAD_LENGTH - 1))
-    d = f"M{_f(s)} Q{_f(ctrl)} {_f(line_end)}"
     width = MOVE_WIDTH if kind == "move" else MOVE_WIDTH - 0.4
-    return Stroke(kind, d, colour, style.outline_for(colour), width, dashed, head=head)
+    return Stroke(kind, ((s, ctrl, line_end),), colour, style.outline_for(colour), width, dashed, head=head)
 
 
 def _bent_point(start: Point, end: Point, t: float) -> Point:
@@ -145,11 +163,10 @@ def line_to(start: Point, target: Point, colour: str, dashed: bool, kind: str, e
     if kind == "convoy":
         u = _unit(s, e)
         k = 4.5
-        diamond = " ".join(_f(p) for p in (
-            (e[0] + u[0] * k, e[1] + u[1] * k), (e[0] - u[1] * k, e[1] + u[0] * k),
-            (e[0] - u[0] * k, e[1] - u[1] * k), (e[0] + u[1] * k, e[1] - u[0] * k)))
-        return Stroke(kind, f"M{_f(s)} L{_f(e)}", colour, edge, SUPPORT_WIDTH, dashed, diamond=diamond)
-    return Stroke(kind, f"M{_f(s)} L{_f(e)}", colour, edge, SUPPORT_WIDTH, dashed, dot=(e[0], e[1], 3.2))
+        diamond = ((e[0] + u[0] * k, e[1] + u[1] * k), (e[0] - u[1] * k, e[1] + u[0] * k),
+                   (e[0] - u[0] * k, e[1] - u[1] * k), (e[0] + u[1] * k, e[1] - u[0] * k))
+        return Stroke(kind, ((s, None, e),), colour, edge, SUPPORT_WIDTH, dashed, diamond=diamond)
+    return Stroke(kind, ((s, None, e),), colour, edge, SUPPORT_WIDTH, dashed, dot=(e[0], e[1], 3.2))
 
 
 def draw_orders(

@@ -1,270 +1,256 @@
-"""Board pictures as PNG in tens of milliseconds: what never changes drawn once, the rest per phase.
+"""Board pictures as PNG, drawn by Skia (the ``skia-python`` wheel) from the scene's values.
 
-resvg draws a whole board in about 300 ms, most of it on what every picture of a board shares:
-the seas, the provinces' outlines and the coastline, and, for any canvas, writing the PNG. So a
-``Painter`` (one per variant, kept in ``variant.memo``; see ``painter_for``) draws a picture
-from the very SVG the template makes (``svg.scene_svg``), in three kinds of layer:
+The scene (``scene.build_scene``) is drawn twice over in gm: as SVG text by the template
+(``templates/map/board.svg.j2``, for the web) and here, straight onto a raster canvas, in the
+template's order and with its sizes, so that the two pictures agree within a tolerance
+(``tests/render/test_painter.py`` holds every board of every variant to resvg's picture of the
+SVG). Skia draws a whole board, its seas and provinces included, in about 15 ms; what never
+changes between pictures of one map and size (the background, the seas, the unowned land and
+every province's outline) is drawn once and copied (``Board``), so a picture costs the owned
+provinces and the marks (docs/design/performance.md). Why Skia and not pycairo or aggdraw, by
+measurement: the same doc.
 
-- **The board** (once per picture size, ``Board``): the template's picture with no unit, name
-  or owner (every province unowned), drawn by resvg; its marks drawn over the changing ones
-  (the coastline, the frame) kept apart as thin layers; and for each land province, how much
-  its fill shows in each pixel (its own edges, and its neighbours' outlines and fills drawn
-  after it), so that an owner's colour is laid on with one blend per pixel.
-- **The owners**: each province whose fill is not the board's, recoloured that way.
-- **Every other mark** (the title, names, units, orders, centres, the legend): each element of
-  the SVG drawn on its own, kept by its exact SVG text and laid over the canvas in the
-  template's order: lines and curves (the orders, the removals' crosses) drawn here as resvg
-  draws them (``vector``), the rest by resvg, small (``atlas``). A mark seen before (a unit
-  standing where units stand, a name at its usual spot, a centre in its owner's colour) is not
-  drawn again.
-
-The picture is the template's, composed as resvg composes it; what differs is rounding in the
-last bit of a blended pixel, and the anti-aliased edges where an owned province meets another
-(its fill is blended in linearly where resvg blends fill and outline one after the other):
-``tests/render/test_painter.py`` holds every board of every variant to resvg's own picture
-within a tolerance. Then the canvas is written as PNG (``raster.encode_png``).
+The canvas is written as a palette PNG of ``PALETTE`` colours without dithering
+(``raster.encode_png``): a board is flat colours and their anti-aliased edges, and such a PNG
+is a third of the size of a true-colour one and looks the same.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from xml.etree import ElementTree
-from xml.parsers import expat
 
 import numpy as np
+import skia
 
-from gm.render import style, vector
-from gm.render.atlas import Mark, Sheet, draw_marks
-from gm.render.bounds import IDENTITY, Transform, bounds, compose
-from gm.render.raster import Layer, Sparse, decode_rgba, encode_png, lay, lay_sparse, layer_of, sparse_of
-from gm.render.scene_types import Area, Scene
+from gm.render import style
+from gm.render.legend import KEY_TOP
+from gm.render.order_marks import Stroke
+from gm.render.raster import encode_png
+from gm.render.scene_types import KeyMark, LegendEntry, MarkerMark, MarkLegend, Scene, TintArea, UnitMark
 
-Render = Callable[[str], bytes]  # SVG text -> PNG (resvg)
-SPRITE_PIXELS = 6_000_000  # the marks kept, in pixels (8 bytes each)
-OWNED_KEPT = 4  # boards in owners' colours kept (6 MB each for the standard map)
-_SIZE_ATTRIBUTES = {"width", "height", "viewBox", "xmlns"}
-_KEEPS_ITS_OWN = {"opacity", "mask", "clip-path", "filter"}  # a group drawn as one mark
-_PLACEHOLDER = "M0,0"  # the board's large paths, left out of the SVG read per picture
+Point = tuple[float, float]
+R = style.UNIT_RADIUS
+_NUMBER = re.compile(r"[MLQZmlqz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-@dataclass(frozen=True)
-class Leaf:
-    """An element the picture draws, in its ancestors' groups."""
+# -- colours, paints, paths, fonts -----------------------------------------------------------------
 
-    svg: str  # standalone: the ancestors' opening tags, the element, their closing tags
-    tag: str
-    attrs: dict[str, str]
-    opened: str  # the ancestors' opening tags
-    depth: int
-    transform: Transform | None
-    inherited: dict[str, str]
-
-    @property
-    def key(self) -> str:
-        """A mark is kept by its exact SVG, so where it stands too: the same mark moved by whole
-        pixels would be the same pixels but for resvg's rounding, which differs by a quarter of a
-        level at every edge (a unit's circle, a name's letters)."""
-        return self.svg
-
-    @property
-    def element(self) -> ElementTree.Element:
-        """The element itself, read anew."""
-        return ElementTree.fromstring(self.svg[len(self.opened):len(self.svg) - 4 * self.depth])
-
-    def mark(self) -> Mark:
-        box = None if self.transform is None else bounds(self.element, self.transform, self.inherited)
-        return Mark(self.svg, box)
+@lru_cache(maxsize=1024)
+def colour(value: str, opacity: float = 1.0) -> skia.Color4f:
+    c = value.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    try:
+        r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    except ValueError:
+        r = g = b = 0.5
+    return skia.Color4f(r, g, b, opacity)
 
 
-@dataclass
-class Fill:
-    """How much of a land province's fill shows in each pixel of the board."""
+def fill(value: str, opacity: float = 1.0) -> skia.Paint:
+    return skia.Paint(AntiAlias=True, Color4f=colour(value, opacity))
 
-    base: str  # its colour on the board (unowned)
-    inside: list[tuple[int, int, int]]  # where only its fill shows: row, first and past-last column
-    edge: np.ndarray  # flat pixel indices where it shows in part
-    weight: np.ndarray  # edge x 1, float32: how much
 
+def pen(value: str, width: float, opacity: float = 1.0, dashes: Sequence[float] = (), round_cap: bool = False,
+        round_join: bool = True) -> skia.Paint:
+    paint = skia.Paint(AntiAlias=True, Style=skia.Paint.kStroke_Style, StrokeWidth=width, Color4f=colour(value, opacity),
+                       StrokeCap=skia.Paint.kRound_Cap if round_cap else skia.Paint.kButt_Cap,
+                       StrokeJoin=skia.Paint.kRound_Join if round_join else skia.Paint.kMiter_Join)
+    if dashes:
+        paint.setPathEffect(skia.DashPathEffect.Make(list(dashes), 0))
+    return paint
+
+
+@lru_cache(maxsize=4096)
+def svg_path(data: str, even_odd: bool = True) -> skia.Path:
+    """SVG path data of moves, lines, quadratic curves and closes (the map's shapes, the
+    template's own marks) as a Skia path."""
+    path = skia.Path()
+    command, numbers = "", []
+    for token in [*_NUMBER.findall(data), "M"]:
+        if token.isalpha():
+            _trace(path, command, numbers)
+            command, numbers = token, []
+        else:
+            numbers.append(float(token))
+    if even_odd:
+        path.setFillType(skia.PathFillType.kEvenOdd)
+    return path
+
+
+def _trace(path: skia.Path, command: str, n: list[float]) -> None:
+    if command == "M" and len(n) >= 2:
+        path.moveTo(n[0], n[1])
+        for i in range(2, len(n) - 1, 2):
+            path.lineTo(n[i], n[i + 1])
+    elif command == "L":
+        for i in range(0, len(n) - 1, 2):
+            path.lineTo(n[i], n[i + 1])
+    elif command == "Q":
+        for i in range(0, len(n) - 3, 4):
+            path.quadTo(n[i], n[i + 1], n[i + 2], n[i + 3])
+    elif command in ("Z", "z"):
+        path.close()
+
+
+def polygon(points: Iterable[Point], close: bool = True) -> skia.Path:
+    path = skia.Path()
+    path.addPoly([skia.Point(x, y) for x, y in points], close)
+    return path
+
+
+def stroke_path(stroke: Stroke) -> skia.Path:
+    path = skia.Path()
+    if stroke.steps:
+        path.moveTo(*stroke.steps[0][0])
+    for _, ctrl, end in stroke.steps:
+        if ctrl is None:
+            path.lineTo(*end)
+        else:
+            path.quadTo(ctrl[0], ctrl[1], end[0], end[1])
+    return path
+
+
+@lru_cache(maxsize=8)
+def typeface(bold: bool, italic: bool) -> skia.Typeface:
+    """DejaVu Sans, as resvg is given it (``png.font_files``), else the system's sans."""
+    from gm.render.png import font_files
+    name = "DejaVuSans" + ("-Bold" if bold else "") + ("Oblique" if italic and not bold else "") + \
+        ("Oblique" if italic and bold else "")
+    for path in font_files():
+        if path.endswith(f"/{name}.ttf"):
+            return skia.Typeface.MakeFromFile(path)
+    weight = skia.FontStyle.kBold_Weight if bold else skia.FontStyle.kNormal_Weight
+    slant = skia.FontStyle.kItalic_Slant if italic else skia.FontStyle.kUpright_Slant
+    return skia.Typeface("DejaVu Sans", skia.FontStyle(weight, skia.FontStyle.kNormal_Width, slant))
+
+
+@lru_cache(maxsize=64)
+def font(size: float, bold: bool = False, italic: bool = False) -> skia.Font:
+    found = skia.Font(typeface(bold, italic), size)
+    found.setSubpixel(True)
+    found.setLinearMetrics(True)
+    found.setHinting(skia.FontHinting.kNone)
+    found.setEdging(skia.Font.Edging.kAntiAlias)
+    return found
+
+
+def text(canvas: skia.Canvas, words: str, x: float, y: float, size: float, ink: str, bold: bool = False,
+         italic: bool = False, anchor: str = "start", halo: tuple[str, float] | None = None) -> float:
+    """Text with its baseline at ``y``, anchored as SVG's text-anchor; a halo drawn under it
+    (``paint-order="stroke"``). Its advance."""
+    face = font(size, bold, italic)
+    width = face.measureText(words)
+    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    blob = skia.TextBlob.MakeFromString(words, face)
+    if blob is None:
+        return width
+    if halo is not None:
+        canvas.drawTextBlob(blob, left, y, pen(halo[0], halo[1]))
+    canvas.drawTextBlob(blob, left, y, fill(ink))
+    return width
+
+
+# -- the unchanging layers -------------------------------------------------------------------------
 
 class Board:
-    """The unchanging layers of one picture size of one map."""
+    """What every picture of one map and size shares: the background, the seas, the land left
+    to no power and every land province in its unowned fill with its outline, drawn once; the
+    provinces' and the coastline's paths."""
 
-    def __init__(self, scene: Scene, render: Render):
-        self.width = scene.width
-        self.height = scene.map_top + scene.map_height + 2  # the frame's outer half, below the map
-        blank = replace(scene, height=self.height, title="", subtitle="", labels=[], centres=[], strokes=[],
-                        crosses=[], units=[], tint_patterns=[], tints=[], links=[], markers=[], legend=[],
-                        mark_legend=[], lands=[Area(a.id, a.path, _base_fill(a), a.stroke) for a in scene.lands])
-        root, _, leaves = read_svg(_template_svg(blank))
-        keys = [leaf.key for leaf in read_svg(_template_svg(stripped(blank)))[2]]
-        assert len(keys) == len(leaves), "the board's SVG read differently once stripped"
-        land_ids = {f"p-{a.id}" for a in scene.lands}
-        lands = [i for i, leaf in enumerate(leaves) if leaf.attrs.get("id") in land_ids]
-        last = lands[-1] if lands else 0
-        self.background = _rgb(leaves[0].attrs.get("fill", style.BACKGROUND)) if leaves else (255, 255, 255)
-        self.sheet = Sheet(root, "", self.width, self.height)
-        self.under = set(keys[:last + 1])  # drawn into the board image
-        self.image = decode_rgba(render(_document(root, self.width, self.height, leaves[:last + 1])))[:, :, :3].copy()
-        self.over: dict[str, Sparse] = {  # drawn over the changing marks (the coastline, the frame)
-            keys[i]: sparse_of(decode_rgba(render(_document(root, self.width, self.height, [leaves[i]]))))
-            for i in range(last + 1, len(leaves))}
-        self.fills = self._fills([leaves[i] for i in lands], render)
+    def __init__(self, scene: Scene):
+        self.width, self.height = scene.width, scene.map_top + scene.map_height
+        self.lands = {a.id: svg_path(a.path) for a in scene.lands}
+        self.base_fill = {a.id: _base_fill(a.fill) for a in scene.lands}
+        self.coastline = svg_path(scene.coastline) if scene.coastline else None
+        image = np.empty((self.height, self.width, 4), np.uint8)
+        surface = _surface(image)
+        canvas = surface.getCanvas()
+        canvas.drawColor(colour(style.BACKGROUND))
+        canvas.translate(0, scene.map_top)
+        canvas.drawRect(skia.Rect.MakeWH(scene.map_width, scene.map_height), fill(style.SEA))
+        for area in scene.seas:
+            path = svg_path(area.path)
+            canvas.drawPath(path, fill(area.fill))
+            canvas.drawPath(path, pen(area.stroke, 0.8))
+        if scene.neutral_land:
+            canvas.drawPath(svg_path(scene.neutral_land), fill(style.NEUTRAL_LAND))
+        for area in scene.lands:
+            _land(canvas, self.lands[area.id], self.base_fill[area.id], area.stroke)
+        del surface
+        self.image = image
 
-    def _fills(self, lands: list[Leaf], render: Render) -> dict[str, Fill]:
-        """Each province drawn alone, its fill red and its outline green (so a pixel's red is how
-        much fill its outline lets through, its green how much outline), then, from the last
-        province drawn to the first, how much of each fill the later ones let through."""
-        marks = []
-        for leaf in lands:
-            element = leaf.element
-            element.attrib.update({"fill": "#ff0000", "stroke": "#00ff00"})
-            svg = leaf.opened + ElementTree.tostring(element, encoding="unicode") + "</g>" * leaf.depth
-            marks.append(Mark(svg, bounds(element, leaf.transform, leaf.inherited) if leaf.transform else None))
-        through = np.ones((self.height, self.width), np.float32)
-        fills: dict[str, Fill] = {}
-        drawn = draw_marks(self.sheet, marks, render)
-        for leaf, (left, top, pixels) in reversed(list(zip(lands, drawn, strict=True))):
-            left, top, pixels = _within(left, top, pixels, self.width, self.height)
-            alpha = pixels[:, :, 3:4].astype(np.float32) / (255.0 * 255.0)
-            fill, line = (pixels[:, :, 0] * alpha[:, :, 0], pixels[:, :, 1] * alpha[:, :, 0])  # premultiplied
-            later = through[top:top + pixels.shape[0], left:left + pixels.shape[1]]
-            shows = fill * later
-            later *= np.clip(1.0 - fill - line, 0.0, 1.0)
-            rows, cols = np.nonzero(shows > 0.5 / 255)
-            flat = (rows + top) * self.width + (cols + left)
-            amount = shows[rows, cols]
-            whole = amount >= 254.5 / 255
-            fills[leaf.attrs.get("id", "")] = Fill(leaf.attrs.get("fill", style.LAND), _runs(flat[whole], self.width),
-                                                   flat[~whole], amount[~whole][:, None])
-        return fills
 
+def _base_fill(value: str) -> str:
+    return style.IMPASSABLE if value == style.IMPASSABLE else style.LAND
+
+
+def _land(canvas: skia.Canvas, path: skia.Path, colour_: str, edge: str) -> None:
+    canvas.drawPath(path, fill(colour_))
+    canvas.drawPath(path, pen(edge, 0.9))
+
+
+def _surface(pixels: np.ndarray) -> skia.Surface:
+    height, width = pixels.shape[:2]
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+    return skia.Surface.MakeRasterDirect(info, pixels)
+
+
+# -- the painter -----------------------------------------------------------------------------------
 
 class Painter:
-    """Draws board pictures of one map (see the module's docstring); keeps each picture size's
-    board and the marks it drew last (``SPRITE_PIXELS``), the least recently used dropped first."""
+    """Draws the board pictures of one map (one per variant, in ``variant.memo``: ``painter_for``),
+    keeping each picture size's ``Board``."""
 
-    def __init__(self, render: Render | None = None, sprite_pixels: int = SPRITE_PIXELS):
-        if render is None:
-            from gm.render.png import svg_to_png
-            render = svg_to_png
-        self.render = render
-        self.sprite_pixels = sprite_pixels
-        self._boards: dict[tuple[int, int, int], Board] = {}
-        self._sprites: OrderedDict[str, Layer | None] = OrderedDict()
-        self._kept = 0
-        self._once: set[str] = set()  # marks drawn for one picture only
-        self._owned: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()  # boards recoloured lately
-        self._lock = threading.Lock()  # one picture at a time: its caches are not shared safely
+    def __init__(self) -> None:
+        self._boards: dict[tuple[int, int, int, int], Board] = {}
+        self._lock = threading.Lock()  # Skia's canvas is one thread's at a time
 
     def png(self, scene: Scene) -> bytes:
-        return encode_png(self.canvas(scene))
+        return encode_png(self.canvas(scene), keep=flat_colours(scene))
 
     def canvas(self, scene: Scene) -> np.ndarray:
+        """The picture, rows x columns x RGBA (opaque)."""
         with self._lock:
-            return self._canvas(scene)
-
-    def _canvas(self, scene: Scene) -> np.ndarray:
-        board = self.board(scene)
-        root, defs, leaves = read_svg(_template_svg(stripped(scene)))
-        steps: list[tuple[str, object]] = []
-        wanted: dict[str, Leaf] = {}
-        recoloured: list[tuple[Fill, str]] = []
-        for index, leaf in enumerate(leaves):
-            if index == 0 and leaf.tag == "rect":
-                continue  # the background: the canvas is filled with it
-            if leaf.key in board.under:
-                continue
-            fill = board.fills.get(leaf.attrs.get("id", "")) if leaf.tag == "path" else None
-            if fill is not None:
-                colour = leaf.attrs.get("fill", fill.base)
-                if colour != fill.base:
-                    recoloured.append((fill, colour))
-                continue
-            over = board.over.get(leaf.key)
-            if over is not None:
-                steps.append(("over", over))
-                continue
-            key = defs + leaf.key if "url(#" in leaf.key else leaf.key
-            steps.append(("mark", key))
-            if key not in self._sprites:
-                wanted[key] = leaf
-        if wanted:
-            self._draw(wanted, Sheet(root, defs, scene.width, scene.height))
-        canvas = np.empty((scene.height, scene.width, 3), np.uint8)
-        rows = min(scene.height, board.height)
-        canvas[:rows] = self._owners(board, recoloured)[:rows]  # the only marks before them: the title's, above the map
-        canvas[rows:] = board.background
-        for kind, what in steps:
-            if kind == "mark":
-                layer = self._sprite(what)  # type: ignore[arg-type]
-                if layer is not None:
-                    lay(canvas, layer)
-            else:
-                lay_sparse(canvas, what)  # type: ignore[arg-type]
-        self._forget()
-        return canvas
-
-    def _owners(self, board: Board, recoloured: list[tuple[Fill, str]]) -> np.ndarray:
-        """The board with its provinces in their owners' colours; the last few kept (a game's
-        owners change once a year, and every game of a deadline starts alike)."""
-        key = (id(board), *((id(fill), colour) for fill, colour in recoloured))
-        found = self._owned.get(key)
-        if found is not None:
-            self._owned.move_to_end(key)
-            return found
-        image = board.image.copy()
-        for fill, colour in recoloured:
-            _recolour(image, fill, colour)
-        self._owned[key] = image
-        if len(self._owned) > OWNED_KEPT:
-            self._owned.popitem(last=False)
-        return image
+            pixels = np.empty((scene.height, scene.width, 4), np.uint8)
+            board = self.board(scene)
+            rows = min(board.height, scene.height)
+            pixels[:rows] = board.image[:rows]
+            pixels[rows:] = (*[round(c * 255) for c in _rgb(style.BACKGROUND)], 255)
+            surface = _surface(pixels)
+            draw(surface.getCanvas(), scene, board)
+            del surface
+            return pixels
 
     def board(self, scene: Scene) -> Board:
-        key = (scene.width, scene.map_top, scene.map_height)
+        key = (scene.width, scene.map_top, scene.map_height, hash(scene.coastline))
         found = self._boards.get(key)
         if found is None:
-            found = self._boards[key] = Board(scene, self.render)
+            found = self._boards[key] = Board(scene)
         return found
 
-    def _draw(self, wanted: dict[str, Leaf], sheet: Sheet) -> None:
-        """The marks of lines, curves and circles drawn here (``vector``), the rest by resvg."""
-        every = list(wanted)
-        drawn = vector.layers([wanted[key].svg for key in every])
-        for index, layer in drawn.items():
-            self._keep(every[index], layer)
-        keys = [key for index, key in enumerate(every) if index not in drawn]
-        if not keys:
-            return
-        marks = [wanted[k].mark() for k in keys]
-        for key, mark, (x, y, pixels) in zip(keys, marks, draw_marks(sheet, marks, self.render), strict=True):
-            self._keep(key, layer_of(pixels, x, y))
-            if mark.box is None:  # cut to this picture's size: not kept for another
-                self._once.add(key)
 
-    def _keep(self, key: str, layer: Layer | None) -> None:
-        self._sprites[key] = layer
-        self._kept += layer.pixels if layer is not None else 0
+def flat_colours(scene: Scene) -> list[tuple[int, int, int]]:
+    """The colours the picture fills with, the most used first: the PNG keeps each as it is."""
+    named = [style.BACKGROUND, style.SEA, style.LAND, style.NEUTRAL_LAND, style.IMPASSABLE, style.INK, style.SEA_INK,
+             "#ffffff", "#111111", style.CENTRE_UNOWNED, style.DISLODGED, style.COASTLINE, style.LAND_BORDER,
+             style.SEA_BORDER]
+    named += [a.fill for a in scene.lands] + [e.colour for e in scene.legend] + [c.fill for c in scene.centres]
+    named += [u.fill for u in scene.units] + [m.colour for m in scene.markers]
+    seen: dict[tuple[int, int, int], None] = {}
+    for value in named:
+        if not value.startswith("url("):
+            seen.setdefault(tuple(round(c * 255) for c in _rgb(value)), None)  # type: ignore[arg-type]
+    return list(seen)
 
-    def _forget(self) -> None:
-        """Once a picture is drawn: the marks drawn for it alone, and the least recently used
-        past the budget."""
-        for key in self._once:
-            layer = self._sprites.pop(key, None)
-            self._kept -= layer.pixels if layer is not None else 0
-        self._once.clear()
-        while self._kept > self.sprite_pixels and self._sprites:
-            _, dropped = self._sprites.popitem(last=False)
-            self._kept -= dropped.pixels if dropped is not None else 0
 
-    def _sprite(self, key: str) -> Layer | None:
-        layer = self._sprites[key]
-        self._sprites.move_to_end(key)
-        return layer
+def _rgb(value: str) -> tuple[float, float, float]:
+    c = colour(value)
+    return c.fR, c.fG, c.fB
 
 
 def painter_for(variant) -> Painter:  # type: ignore[no-untyped-def]
@@ -278,125 +264,277 @@ def painter_for(variant) -> Painter:  # type: ignore[no-untyped-def]
 _MEMO_KEY = "gm.render.painter"
 
 
-# -- the SVG, read into marks ----------------------------------------------------------------------
+def draw(canvas: skia.Canvas, scene: Scene, board: Board) -> None:
+    """Everything the board does not hold, in the template's order."""
+    text(canvas, scene.title, 14, 26, 19, style.INK, bold=True)
+    for mark in scene.key:
+        _key(canvas, mark)
+    canvas.save()
+    canvas.translate(0, scene.map_top)
+    for area in scene.lands:
+        if area.fill != board.base_fill.get(area.id, area.fill):
+            _land(canvas, board.lands[area.id], area.fill, area.stroke)
+    patterns = {p.id: p for p in scene.tint_patterns}
+    for tint in scene.tints:
+        _tint(canvas, tint, patterns)
+    if board.coastline is not None:
+        canvas.drawPath(board.coastline, pen(style.COASTLINE, 1.3))
+    for link in scene.links:
+        _link(canvas, link.a, link.b, link.colour, link.edge, link.dashed)
+    for label in scene.labels:
+        ink = style.SEA_INK if label.sea else style.INK
+        if label.leader:
+            a, b = (label.leader[0], label.leader[1]), (label.leader[2], label.leader[3])
+            line = polygon((a, b), close=False)
+            canvas.drawPath(line, pen("#ffffff", 2.4, 0.8, round_join=False))
+            canvas.drawPath(line, pen(ink, 0.9, round_join=False))
+        text(canvas, label.text, label.x, label.baseline, label.size, ink, bold=True, italic=label.sea, anchor="middle",
+             halo=(style.SEA if label.sea else "#ffffff", style.LABEL_HALO))
+    for centre in scene.centres:
+        canvas.drawCircle(centre.x, centre.y, style.CENTRE_RADIUS, fill(centre.fill))
+        canvas.drawCircle(centre.x, centre.y, style.CENTRE_RADIUS, pen("#111111", 1.3))
+    for marker in scene.markers:
+        _marker(canvas, marker)
+    for stroke in scene.strokes:
+        _stroke(canvas, stroke)
+    for unit in scene.units:
+        _unit(canvas, unit)
+    for cross in scene.crosses:
+        k = cross.size
+        path = polygon(((cross.x - k, cross.y - k), (cross.x + k, cross.y + k)), close=False)
+        path.moveTo(cross.x + k, cross.y - k)
+        path.lineTo(cross.x - k, cross.y + k)
+        canvas.drawPath(path, pen(style.DISLODGED, 3.2, dashes=(4, 3) if cross.dashed else (), round_cap=True))
+    canvas.restore()
+    canvas.drawRect(skia.Rect.MakeXYWH(0, scene.map_top, scene.map_width, scene.map_height),
+                    pen("#555555", 1.5, round_join=False))
+    canvas.save()
+    canvas.translate(0, scene.legend_top + 8)
+    for entry in scene.legend:
+        _legend(canvas, entry)
+    for mark in scene.mark_legend:
+        _mark_legend(canvas, mark, patterns)
+    canvas.restore()
 
-class _Node:
-    __slots__ = ("tag", "attrs", "start", "end", "children")
 
-    def __init__(self, tag: str, attrs: dict[str, str], start: int):
-        self.tag, self.attrs, self.start, self.end = tag, attrs, start, start
-        self.children: list[_Node] = []
-
-
-def read_svg(svg: str) -> tuple[str, str, list[Leaf]]:
-    """The root's attributes (besides its size), its definitions (patterns) and the elements
-    drawn, in the order drawn, each as the very text the SVG has for it."""
-    data = svg.encode("utf-8")
-    parser = expat.ParserCreate()
-    stack: list[_Node] = []
-    top: list[_Node] = []
-
-    def opened(tag: str, attrs: dict[str, str]) -> None:
-        node = _Node(tag, attrs, parser.CurrentByteIndex)
-        (stack[-1].children if stack else top).append(node)
-        stack.append(node)
-
-    def closed(tag: str) -> None:
-        node = stack.pop()
-        at = parser.CurrentByteIndex  # past "<tag .../>", or at "</tag>"
-        node.end = at if not node.children and data[at - 2:at] == b"/>" else data.index(b">", at) + 1
-
-    parser.StartElementHandler = opened
-    parser.EndElementHandler = closed
-    parser.Parse(data, True)
-    root = top[0]
-    leaves: list[Leaf] = []
-    _walk(root, data, "", 0, IDENTITY, {}, leaves)
-    defs = "".join(data[n.start:n.end].decode("utf-8") for n in root.children if n.tag == "defs")
-    attributes = "".join(f" {k}={_quoted(v)}" for k, v in root.attrs.items() if k not in _SIZE_ATTRIBUTES)
-    return attributes, defs, leaves
+def _tint(canvas: skia.Canvas, tint: TintArea, patterns: dict[str, object]) -> None:
+    path = svg_path(tint.path)
+    if not tint.fill.startswith("url(#"):
+        canvas.drawPath(path, fill(tint.fill, tint.opacity))
+        return
+    pattern = patterns.get(tint.fill[5:-1])
+    if pattern is None:
+        return
+    canvas.save()
+    canvas.clipPath(path, doAntiAlias=True)
+    _pattern(canvas, pattern.pattern, pattern.colour, path.getBounds())  # type: ignore[attr-defined]
+    canvas.restore()
 
 
-def _walk(parent: _Node, data: bytes, opened: str, depth: int, transform: Transform | None,
-          inherited: dict[str, str], into: list[Leaf]) -> None:
-    for child in parent.children:
-        if child.tag in ("title", "defs") or (child.tag == "g" and not child.children):
-            continue
-        if child.tag == "g" and not _KEEPS_ITS_OWN & child.attrs.keys() and not _one_mark(child):
-            here = None if transform is None else compose(transform, child.attrs.get("transform"))
-            opening = data[child.start:data.index(b">", child.start) + 1].decode("utf-8")
-            _walk(child, data, opened + opening, depth + 1, here, {**inherited, **child.attrs}, into)
+def _pattern(canvas: skia.Canvas, kind: str, ink: str, box: skia.Rect) -> None:
+    """The template's pattern over ``box`` (clipped already): hatching, lines of the pattern's
+    cell turned by 45 degrees, or dots, each cell's middle, from the origin of the map."""
+    step = style.HATCH_SPACING
+    if kind == "hatch":
+        canvas.save()
+        canvas.rotate(45)
+        corners = [(box.left(), box.top()), (box.right(), box.top()), (box.left(), box.bottom()),
+                   (box.right(), box.bottom())]
+        c, s = math.cos(math.radians(-45)), math.sin(math.radians(-45))
+        turned = [(x * c - y * s, x * s + y * c) for x, y in corners]
+        xs, ys = [p[0] for p in turned], [p[1] for p in turned]
+        lines = skia.Path()
+        for i in range(math.floor(min(xs) / step) - 1, math.ceil(max(xs) / step) + 1):
+            x = i * step + step / 2
+            lines.moveTo(x, min(ys) - step)
+            lines.lineTo(x, max(ys) + step)
+        canvas.drawPath(lines, pen(ink, 2.6, round_join=False))
+        canvas.restore()
+        return
+    dots = skia.Path()
+    for i in range(math.floor(box.left() / step), math.ceil(box.right() / step) + 1):
+        for j in range(math.floor(box.top() / step), math.ceil(box.bottom() / step) + 1):
+            dots.addCircle(i * step + step / 2, j * step + step / 2, 1.5)
+    canvas.drawPath(dots, fill(ink))
+
+
+def _link(canvas: skia.Canvas, a: Point, b: Point, ink: str, edge: str, dashed: bool) -> None:
+    line = polygon((a, b), close=False)
+    dashes = (6, 4) if dashed else ()
+    canvas.drawPath(line, pen(edge, style.LINK_WIDTH + 2, 0.7, dashes, round_cap=True))
+    canvas.drawPath(line, pen(ink, style.LINK_WIDTH, 1.0, dashes, round_cap=True))
+
+
+def _stroke(canvas: skia.Canvas, stroke: Stroke) -> None:
+    path = stroke_path(stroke)
+    dashes = (7, 5) if stroke.dashed else ()
+    canvas.drawPath(path, pen(stroke.edge, stroke.width + 2.2, 0.8, dashes, round_cap=True))
+    canvas.drawPath(path, pen(stroke.colour, stroke.width, 1.0, dashes, round_cap=True))
+    for shape in (stroke.head, stroke.diamond):
+        if shape:
+            outline = polygon(shape)
+            canvas.drawPath(outline, fill(stroke.colour))
+            canvas.drawPath(outline, pen(stroke.edge, 1.1))
+    if stroke.dot is not None:
+        x, y, r = stroke.dot
+        canvas.drawCircle(x, y, r, fill(stroke.colour))
+        canvas.drawCircle(x, y, r, pen(stroke.edge, 1.1))
+
+
+@lru_cache(maxsize=16)
+def body(shape: str) -> skia.Path:
+    """A unit's body around (0, 0) at scale 1: the template's ``body`` macro."""
+    if shape == "army":
+        path = skia.Path()
+        path.addCircle(0, 0, R)
+        return path
+    if shape == "fleet":
+        return polygon(((-R - 4, -R * 0.72), (R + 4, -R * 0.72), (R * 0.6, R * 0.85), (-R * 0.6, R * 0.85)))
+    if shape == "star":
+        return svg_path("M0.0,-11.0L3.5,-4.9L10.5,-3.4L5.7,1.9L6.5,8.9L0.0,6.0L-6.5,8.9L-5.7,1.9L-10.5,-3.4L-3.5,-4.9Z",
+                        even_odd=False)
+    if shape == "square":
+        k = R * 0.9
+        return polygon(((-k, -k), (-R * 0.45, -k), (-R * 0.45, -R * 0.6), (-R * 0.15, -R * 0.6), (-R * 0.15, -k),
+                        (R * 0.15, -k), (R * 0.15, -R * 0.6), (R * 0.45, -R * 0.6), (R * 0.45, -k), (k, -k), (k, k),
+                        (-k, k)))
+    if shape == "diamond":
+        k = R * 1.1
+        return polygon(((0, -k), (k, 0), (0, k), (-k, 0)))
+    if shape == "triangle":
+        return polygon(((0, -R * 1.15), (R * 1.05, R * 0.8), (-R * 1.05, R * 0.8)))
+    if shape == "burst":
+        return svg_path("M11.0,0.0L7.8,3.2L7.8,7.8L3.2,7.8L0.0,11.0L-3.2,7.8L-7.8,7.8L-7.8,3.2L-11.0,0.0L-7.8,-3.2"
+                        "L-7.8,-7.8L-3.2,-7.8L-0.0,-11.0L3.2,-7.8L7.8,-7.8L7.8,-3.2Z", even_odd=False)
+    return polygon(((-R, 0), (-R / 2, -R * 0.87), (R / 2, -R * 0.87), (R, 0), (R / 2, R * 0.87), (-R / 2, R * 0.87)))
+
+
+_ROUND_JOINED = {"fleet", "star", "diamond", "triangle", "burst"}
+
+
+def _body(canvas: skia.Canvas, shape: str, ink: str, edge: str) -> None:
+    path = body(shape)
+    canvas.drawPath(path, fill(ink))
+    canvas.drawPath(path, pen(edge, 1.3, round_join=shape in _ROUND_JOINED))
+
+
+def _unit(canvas: skia.Canvas, unit: UnitMark) -> None:
+    r = R * unit.scale
+    if unit.dislodged:
+        canvas.drawCircle(unit.x, unit.y, r + 3.5, fill("#ffffff", 0.85))
+        canvas.drawCircle(unit.x, unit.y, r + 3.5, pen(style.DISLODGED, 2.4))
+    if unit.new:
+        canvas.drawCircle(unit.x, unit.y, r + 4, pen(unit.edge, 3.4))
+        canvas.drawCircle(unit.x, unit.y, r + 4, pen(unit.fill, 1.8))
+    canvas.save()
+    canvas.translate(unit.x, unit.y)
+    if unit.ghost:
+        canvas.saveLayerAlpha(None, 128)
+    if unit.scale != 1:
+        canvas.scale(unit.scale, unit.scale)
+    if unit.double:
+        canvas.save()
+        canvas.scale(style.DOUBLE_RIM, style.DOUBLE_RIM)
+        _body(canvas, unit.shape, unit.fill, unit.edge)
+        canvas.restore()
+    _body(canvas, unit.shape, unit.fill, unit.edge)
+    text(canvas, unit.letter, 0, 4.5 if unit.shape != "fleet" else 3.5, 12 if len(unit.letter) < 2 else 10, unit.ink,
+         bold=True, anchor="middle")
+    if unit.count > 1:
+        corner = R * style.BADGE_CORNER
+        canvas.drawCircle(corner, -corner, style.BADGE_RADIUS, fill("#ffffff"))
+        canvas.drawCircle(corner, -corner, style.BADGE_RADIUS, pen("#111111", 1.1))
+        text(canvas, str(unit.count), corner, -corner + 3.2, 9, "#111111", bold=True, anchor="middle")
+    if unit.ghost:
+        canvas.restore()
+    canvas.restore()
+
+
+def _marker(canvas: skia.Canvas, m: MarkerMark) -> None:
+    """A variant layer's marker: the template's ``marker`` macro."""
+    k, x, y = style.MARK_SIZE, m.x, m.y
+    if m.symbol == "ring":
+        canvas.drawCircle(x, y, style.CENTRE_RADIUS + 3, pen(m.edge, 3.6))
+        canvas.drawCircle(x, y, style.CENTRE_RADIUS + 3, pen(m.colour, 2))
+        return
+    if m.symbol == "cross":
+        path = polygon(((x - k - 2, y - k - 2), (x + k + 2, y + k + 2)), close=False)
+        path.moveTo(x + k + 2, y - k - 2)
+        path.lineTo(x - k - 2, y + k + 2)
+        canvas.drawPath(path, pen(m.colour, 2.6, round_cap=True))
+        return
+    width = 1.1
+    if m.symbol == "square":
+        shape = polygon(((x - k, y - k), (x + k, y - k), (x + k, y + k), (x - k, y + k)))
+    elif m.symbol == "castle":
+        shape = polygon(((x - k, y + k), (x - k, y - k), (x - k / 3, y - k), (x - k / 3, y - k / 2), (x + k / 3, y - k / 2),
+                         (x + k / 3, y - k), (x + k, y - k), (x + k, y + k)))
+    elif m.symbol == "star":
+        width = 1
+        shape = polygon([(x + dx * k, y + dy * k) for dx, dy in (
+            (0, -1.2), (0.35, -0.35), (1.2, -0.3), (0.55, 0.25), (0.75, 1.1), (0, 0.6), (-0.75, 1.1), (-0.55, 0.25),
+            (-1.2, -0.3), (-0.35, -0.35))])
+    elif m.symbol == "triangle":
+        shape = polygon(((x, y - k), (x + k, y + k), (x - k, y + k)))
+    else:
+        width = 1
+        shape = skia.Path()
+        shape.addCircle(x, y, k * 0.7)
+    canvas.drawPath(shape, fill(m.colour))
+    canvas.drawPath(shape, pen(m.edge, width, round_join=False))
+
+
+def _key(canvas: skia.Canvas, mark: KeyMark) -> None:
+    """One sample of the orders' key above the map, and its word: the template's ``key`` macro."""
+    x, y = mark.x, KEY_TOP
+    dark = "#333333"
+    if mark.kind in ("move", "retreat"):
+        canvas.drawPath(polygon(((x, y), (x + 30, y)), close=False), pen(dark, 2.6, round_join=False))
+        canvas.drawPath(polygon(((x + 30, y - 5), (x + 40, y), (x + 30, y + 5))), fill(dark))
+    elif mark.kind == "support":
+        canvas.drawPath(polygon(((x, y), (x + 28, y)), close=False), pen(dark, 1.8, round_join=False))
+        canvas.drawCircle(x + 30, y, 3.2, fill(dark))
+    elif mark.kind == "convoy":
+        canvas.drawPath(polygon(((x, y), (x + 26, y)), close=False), pen(dark, 1.8, round_join=False))
+        canvas.drawPath(polygon(((x + 26, y), (x + 31, y - 5), (x + 36, y), (x + 31, y + 5))), fill(dark))
+    elif mark.kind == "failed":
+        canvas.drawPath(polygon(((x, y), (x + 36, y)), close=False), pen(dark, 2.2, dashes=(6, 4), round_join=False))
+    elif mark.kind == "dislodged":
+        canvas.drawCircle(x + 8, y, 8, fill("#ffffff"))
+        canvas.drawCircle(x + 8, y, 8, pen(style.DISLODGED, 2.4, round_join=False))
+    elif mark.kind == "removed":
+        path = polygon(((x, y - 7), (x + 14, y + 7)), close=False)
+        path.moveTo(x + 14, y - 7)
+        path.lineTo(x, y + 7)
+        canvas.drawPath(path, pen(style.DISLODGED, 3, round_cap=True, round_join=False))
+    elif mark.kind == "built":
+        canvas.drawCircle(x + 8, y, 7, pen("#333333", 3.4, round_join=False))
+        canvas.drawCircle(x + 8, y, 7, pen("#ffffff", 1.8, round_join=False))
+    text(canvas, mark.text, x + mark.sample + 6, y + 4, 11, style.INK)
+
+
+def _legend(canvas: skia.Canvas, entry: LegendEntry) -> None:
+    canvas.drawCircle(entry.x + 10, entry.y + 11, 8, fill(entry.colour))
+    canvas.drawCircle(entry.x + 10, entry.y + 11, 8, pen(entry.edge, 1.3, round_join=False))
+    advance = text(canvas, entry.name, entry.x + 24, entry.y + 15.5, 12.5, style.INK, bold=True)
+    text(canvas, " " + entry.detail, entry.x + 24 + advance, entry.y + 15.5, 12.5, style.INK)
+
+
+def _mark_legend(canvas: skia.Canvas, e: MarkLegend, patterns: dict[str, object]) -> None:
+    if e.kind == "tint":
+        box = polygon(((e.x, e.y + 3), (e.x + 26, e.y + 3), (e.x + 26, e.y + 19), (e.x, e.y + 19)))
+        if e.sample.startswith("url(#"):
+            found = patterns.get(e.sample[5:-1])
+            if found is not None:
+                canvas.save()
+                canvas.clipPath(box, doAntiAlias=True)
+                _pattern(canvas, found.pattern, found.colour, box.getBounds())  # type: ignore[attr-defined]
+                canvas.restore()
         else:
-            text = data[child.start:child.end].decode("utf-8")
-            into.append(Leaf(opened + text + "</g>" * depth, child.tag, child.attrs, opened, depth, transform,
-                             inherited))
-
-
-def _one_mark(group: _Node) -> bool:
-    """A small group of plain elements (a unit, an order's line and head) is drawn as one mark."""
-    return len(group.children) <= 4 and not any(c.children for c in group.children if c.tag != "text")
-
-
-def _quoted(value: str) -> str:
-    return '"' + value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;") + '"'
-
-
-def _document(root: str, width: int, height: int, leaves: list[Leaf]) -> str:
-    body = "".join(leaf.svg for leaf in leaves)
-    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"{root}>{body}</svg>'
-
-
-def _template_svg(scene: Scene) -> str:
-    from gm.render.svg import scene_svg
-    return scene_svg(scene)
-
-
-def stripped(scene: Scene) -> Scene:
-    """The scene with the board's large paths left out (they are the board's, drawn once):
-    what is read per picture."""
-    return replace(scene, seas=[Area(a.id, "", a.fill, a.stroke) for a in scene.seas],
-                   lands=[Area(a.id, "", a.fill, a.stroke) for a in scene.lands],
-                   neutral_land=_PLACEHOLDER if scene.neutral_land else "",
-                   coastline=_PLACEHOLDER if scene.coastline else "")
-
-
-def _base_fill(area: Area) -> str:
-    return style.IMPASSABLE if area.fill == style.IMPASSABLE else style.LAND
-
-
-@lru_cache(maxsize=1024)
-def _rgb(colour: str) -> tuple[int, int, int]:
-    c = colour.lstrip("#")
-    if len(c) == 3:
-        c = "".join(ch * 2 for ch in c)
-    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
-
-
-def _within(left: int, top: int, pixels: np.ndarray, width: int, height: int) -> tuple[int, int, np.ndarray]:
-    """The part of a mark's pixels at (left, top) that lies on a picture of that size."""
-    x0, y0 = max(left, 0), max(top, 0)
-    x1, y1 = min(left + pixels.shape[1], width), min(top + pixels.shape[0], height)
-    return x0, y0, pixels[y0 - top:max(y1, y0) - top, x0 - left:max(x1, x0) - left]
-
-
-def _runs(flat: np.ndarray, width: int) -> list[tuple[int, int, int]]:
-    """Sorted flat pixel indices as runs along rows: (row, first column, past the last)."""
-    if flat.size == 0:
-        return []
-    breaks = np.flatnonzero((np.diff(flat) != 1) | (np.diff(flat // width) != 0)) + 1
-    starts = flat[np.concatenate(([0], breaks))]
-    ends = flat[np.concatenate((breaks - 1, [flat.size - 1]))] + 1
-    return [(int(a // width), int(a % width), int(a % width + (b - a))) for a, b in zip(starts, ends, strict=True)]
-
-
-def _recolour(canvas: np.ndarray, fill: Fill, colour: str) -> None:
-    new = np.array(_rgb(colour), np.uint8)
-    for row, left, right in fill.inside:
-        canvas[row, left:right] = new
-    flat = canvas.reshape(-1, 3)
-    if fill.edge.size:
-        change = new.astype(np.float32) - np.array(_rgb(fill.base), np.float32)
-        mixed = flat[fill.edge] + fill.weight * change
-        flat[fill.edge] = np.clip(np.rint(mixed), 0, 255).astype(np.uint8)
-
-
+            canvas.drawPath(box, fill(e.sample, style.TINT_OPACITY))
+        canvas.drawPath(box, pen(style.LAND_BORDER, 1, round_join=False))
+    elif e.kind == "link":
+        _link(canvas, (e.x, e.y + 11), (e.x + 26, e.y + 11), e.colour, e.edge, e.sample == "dashed")
+    else:
+        _marker(canvas, MarkerMark(e.x + 13, e.y + 11, e.sample, e.colour, e.edge))
+    text(canvas, e.text, e.x + 34, e.y + 15.5, 12.5, style.INK)

@@ -27,7 +27,7 @@ from gm.render import style
 from gm.render.colours import Palette
 from gm.render.labels import Label, Taken, Wanted, label_box, place_labels
 from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
-from gm.render.legend import mark_legend, power_legend, tint_fill
+from gm.render.legend import mark_legend, order_key, power_legend, tint_fill
 from gm.render.order_marks import Cross, OrderMarks, draw_orders
 from gm.render.removals import removals
 from gm.render.room import Room, room_of
@@ -111,8 +111,23 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     # units drawn last on top; dislodged ones above the rest
     scene.units.sort(key=lambda m: m.dislodged)
     scene.crosses += [Cross(m.x, m.y, style.UNIT_RADIUS + 3, style.DISLODGED, False) for m in scene.units if m.removed]
+    scene.key = order_key(_shown_marks(scene), scene.width)
     scene.labels = _labels(shapes, scene)
     return scene
+
+
+def _shown_marks(scene: Scene) -> set[str]:
+    """The kinds of the orders' key the picture shows."""
+    shown = {"move" if s.kind == "retreat" else s.kind for s in scene.strokes}
+    if any(s.dashed for s in scene.strokes) or any(c.dashed for c in scene.crosses):
+        shown.add("failed")
+    if any(m.dislodged for m in scene.units):
+        shown.add("dislodged")
+    if scene.crosses:
+        shown.add("removed")
+    if any(m.new for m in scene.units):
+        shown.add("built")
+    return shown
 
 
 def layers_of(variant: Variant, position: Position, provinces: Collection[str], palette: Palette) -> MapPen:
@@ -276,8 +291,7 @@ def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[P
     for link in pen.links:
         a = first.get(link.a) or _anchor(shapes.provinces[link.a])
         b = first.get(link.b) or _anchor(shapes.provinces[link.b])
-        scene.links.append(LinkMark(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}", link.colour,
-                                    style.outline_for(link.colour), link.dashed))
+        scene.links.append(LinkMark(a, b, link.colour, style.outline_for(link.colour), link.dashed))
 
 
 def _anchor(shape: ProvinceShape) -> Point:

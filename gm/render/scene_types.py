@@ -94,10 +94,15 @@ class MarkerMark:
 
 @dataclass(frozen=True)
 class LinkMark:
-    d: str
+    a: tuple[float, float]
+    b: tuple[float, float]
     colour: str
     edge: str
     dashed: bool
+
+    @property
+    def d(self) -> str:
+        return f"M{self.a[0]:.1f},{self.a[1]:.1f} L{self.b[0]:.1f},{self.b[1]:.1f}"
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,17 @@ class LegendEntry:
     detail: str
 
 
+@dataclass(frozen=True)
+class KeyMark:
+    """One sample of the orders' key above the map, at ``x``: ``kind`` (move, support, convoy,
+    failed, dislodged, removed, built), ``sample`` its width, then its word."""
+
+    x: float
+    kind: str
+    sample: float
+    text: str
+
+
 @dataclass
 class Scene:
     width: int
@@ -157,6 +173,7 @@ class Scene:
     tints: list[TintArea] = field(default_factory=list)
     links: list[LinkMark] = field(default_factory=list)
     markers: list[MarkerMark] = field(default_factory=list)
+    key: list[KeyMark] = field(default_factory=list)
     legend: list[LegendEntry] = field(default_factory=list)
     mark_legend: list[MarkLegend] = field(default_factory=list)
     legend_top: int = 0

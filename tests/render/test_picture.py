@@ -89,7 +89,8 @@ def test_owned_provinces_are_filled_with_a_tint_of_the_owner() -> None:
     # the label's spot is inside the province and free of units; sample beside the text
     x, y = shapes.provinces["BUD"].label
     colours = {picture.at(x + dx, y + style.TITLE_HEIGHT + dy) for dx in (-22, 22) for dy in (-8, 8)}
-    assert any(c == tuple(int(style.tint(colour_of("Austria"))[i:i + 2], 16) for i in (1, 3, 5)) for c in colours)
+    want = tuple(int(style.tint(colour_of("Austria"))[i:i + 2], 16) for i in (1, 3, 5))
+    assert any(max(abs(a - b) for a, b in zip(c, want, strict=True)) <= 3 for c in colours)  # the PNG's palette
 
 
 def test_the_picture_is_a_png_with_title_and_legend() -> None:

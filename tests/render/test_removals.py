@@ -110,7 +110,7 @@ def test_a_unit_destroyed_where_it_moved_to_is_drawn_there_faint_and_struck_out_
     assert mark.ghost and (mark.x, mark.y) == spot(EAGLES, "SAR") and crossed(scene, mark)
     (arrow,) = [s for s in scene.strokes if s.kind == "move"]
     assert not arrow.dashed
-    tip = tuple(map(float, arrow.head.split()[0].split(",")))
+    tip = arrow.head[0]
     assert math.dist(tip, (mark.x, mark.y)) < style.UNIT_RADIUS + 4  # the arrow ends at the removed unit
     svg = render_phase_svg(EAGLES, position, report)
     assert 'opacity="0.5"' in svg and "removed</text>" in svg
