@@ -7,7 +7,7 @@ import difflib
 
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
-from gm.commands import absence, account, master, player, press, topics, web
+from gm.commands import absence, account, ending, master, player, press, topics, web
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
@@ -22,7 +22,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,
-    master.Replace, master.Rename, master.Become, master.Start,
+    master.Replace, master.Rename, master.Become, master.Start, ending.Terminate, ending.Unstart,
 )
 
 

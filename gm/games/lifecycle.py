@@ -392,7 +392,9 @@ def finish(services: Services, session: Session, game: Game, result: dict[str, A
 
 
 def game_summary(services: Services, session: Session, game: Game) -> list[dict[str, Any]]:
-    """Each power's centres at the end, and who played it."""
+    """Each power's centres at the end, and who played it (none: a game ended before it started)."""
+    if game.position is None:
+        return []
     position = services.position_of(game)
     summary = []
     in_play = [s.power for s in current_seats(game) if s.power]  # the powers played, in a game of fewer than all

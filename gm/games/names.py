@@ -37,7 +37,7 @@ RESERVED = (
     "Help", "List", "Join", "Signon", "Sign-on", "Login", "Signoff", "Status", "Orders", "Clear", "Press",
     "Broadcast", "History", "Map", "Wait", "Nowait", "No-wait", "Draw", "Nodraw", "No-draw", "Concede",
     "Noconcede", "Resign", "Set", "Confirm", "Process", "Preview", "Rollback", "Pause", "Resume", "Eject",
-    "Replace", "Rename", "Become", "Start", "Web",
+    "Replace", "Rename", "Become", "Start", "Web", "Cancel", "Terminate", "Unstart",
 )
 
 # Characters that look like a Latin letter (from UTS #39's confusables, for Cyrillic, Greek,

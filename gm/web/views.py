@@ -22,6 +22,7 @@ from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
 from gm.games.pictures import chart_title, phase_report
+from gm.games.endings import TERMINATED
 from gm.games.press_readers import ANYONE, reads, signed
 from gm.reports.results import results_context
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
@@ -167,6 +168,8 @@ def _result(game: Game) -> str:
         return "drawn between " + ", ".join(result.get("powers", []))
     if kind == "concession":
         return f"conceded to {result.get('winner') or result.get('to', '')}"
+    if kind == TERMINATED:
+        return f"ended unfinished by its game master: {result.get('reason', '')}"
     return ""
 
 
