@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from gm.games import openings
 from gm.games.context import Services
 from gm.games.lifecycle import GameError, current_seats, first_order_example, join, name_rules, player_for, seat_of, start
 from gm.games.mailer import reader_zone
@@ -70,7 +71,10 @@ def rollback(services: Services, session: Session, game: Game, phase: str, actor
             record.rolled_back = True
     last = max([game.phase_seq, *(r.seq for r in records)])
     new_seq = last + 1
+    played = set(target.results.get("played", []))  # the judge's orders (missed: play): written again, alike
     for power, lines in target.orders.items():
+        if power in played:
+            continue
         session.add(OrderSet(game_id=game.id, phase_seq=new_seq, phase=target.phase, power=power, version=1,
                              submitted_text="(restored by rollback)", lines=list(lines), by=actor,
                              submitted_at=services.clock.now()))
@@ -134,6 +138,7 @@ def resume(services: Services, session: Session, game: Game, actor: str) -> None
     game.paused_reason = ""
     for seat in current_seats(game):
         seat.missed_in_row = 0
+    openings.settle(services, session, game)  # a power the game waited for goes on with its player
     services.audit(session, game, actor, "resumed")
     start_phase(services, session, game, services.position_of(game))  # a fresh deadline from now
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="resume",
@@ -176,7 +181,9 @@ def replace(services: Services, session: Session, game: Game, power: str, email:
     seat.secret_hash = hash_secret(secret)
     seat.status = SeatStatus.ACTIVE
     seat.missed_in_row = 0
+    seat.joined_at = services.clock.now()  # the new player's tenure (and its press) begins now
     services.audit(session, game, actor, "replaced", power=seat.power, player=player.email)
+    openings.settle(services, session, game)  # an open power given away: whoever waited for it is told
     services.mailer.queue(
         session, to=player.email, subject=f"{services.config.judge_name}: you now play {seat.power} in {game.name}",
         template="mail/joined.txt.j2", kind="joined", game_id=game.id, game=game, secret=secret, secrets=[secret],

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.games.lifecycle import GameError, power_named
+from gm.games import openings
+from gm.games.lifecycle import GameError, power_named, seat_of
 from gm.games.mailer import hang
 from gm.mailsyntax import mail_address
+from gm.store.models import OpeningReason
 
 
 class _GmCommand(Command):
@@ -79,13 +81,18 @@ class Resume(_GmCommand):
 class Eject(_GmCommand):
     name = "EJECT"
     usage = "EJECT <power>"
-    summary = "remove a power's player, who is told (the power waits for REPLACE)"
+    summary = ("remove a power's player, who is told (the power is open to take over, as the game's "
+               "takeover setting says, or waits for REPLACE)")
 
     def act(self, ctx, game, args):  # type: ignore[no-untyped-def]
         power = self._power(ctx, game, args)
+        left = seat_of(game, power)
         gm_actions.eject(ctx.services, ctx.session, game, power, ctx.actor)
-        return [hang(f"{power} has no player now (its player has been told); give it one with "
-                     f"REPLACE {power} <address>.", 4)]
+        if left is not None and left.player is not None:
+            ctx.session.flush()
+            openings.open_power(ctx.services, ctx.session, game, left, OpeningReason.EJECTED)
+        return [hang(f"{power} has no player now (its player has been told). "
+                     f"{openings.gm_hint(ctx.services, game, power)}", 4)]
 
     @staticmethod
     def _power(ctx, game, args):  # type: ignore[no-untyped-def]

@@ -10,9 +10,11 @@ from sqlalchemy import bindparam, func, select
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.echo import count_lines
 from gm.commands.guessing import GM_SEAT, HOUR, MAX_FAILED_PER_ADDRESS, Target, record_failure, refuse_guessers
+from gm.commands import takeover
 from gm.commands.gm_actions import eject
+from gm.commands.gm_status import gm_status
 from gm.commands.press import visible_press
-from gm.games import orderbook, votes
+from gm.games import openings, orderbook, records, votes
 from gm.games.lifecycle import (
     GameError,
     current_seats,
@@ -36,7 +38,7 @@ from gm.reports.names import Namer
 from gm.reports.results import ordered_board
 from gm.settings.model import StartPolicy
 from gm.store.codec import decode_position
-from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, SeatStatus
+from gm.store.models import AuditEntry, Game, GameStatus, OpeningReason, PhaseRecord, Seat, SeatStatus
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
 
@@ -239,7 +241,8 @@ def gm_failure_reported(ctx: MailContext, game: Game) -> bool:
 class Join(Command):
     name = "JOIN"
     usage = "JOIN <game> [power]"
-    summary = "join a game that is still forming (with the power you would like)"
+    summary = ("join a game that is still forming (with the power you would like); in a game in play, ask "
+               "to take over a power its player left (LIST shows them)")
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         ctx.leave()  # a JOIN, joined or not, ends what the mail was signed on as before
@@ -252,6 +255,9 @@ class Join(Command):
         if game is None:
             raise CommandError(no_such_game(words[0]))
         preference = " ".join(words[1:]) or None
+        if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED) and not (
+                ctx.services.variant_of(game).open_membership and not takeover.names_open_power(ctx, game, preference)):
+            return takeover.join_started(ctx, game, preference)  # a power its player left
         try:
             joined = join(ctx.services, ctx.session, game, ctx.sender, preference=preference)
         except GameError as exc:
@@ -285,8 +291,9 @@ class List(Command):
     read_only = True
     name = "LIST"
     usage = "LIST [game | PROVINCES [variant | game]]"
-    summary = ("the games on this judge; one game's state (seats taken and open while it forms); or the "
-               "board's province names and abbreviations")
+    summary = ("the games on this judge (with the powers open to take over); one game's state (seats taken "
+               "and open while it forms; each power's deadlines kept and missed once in play); or the board's "
+               "province names and abbreviations")
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         name = invocation.args.strip()
@@ -295,7 +302,7 @@ class List(Command):
                      if not hidden_from(ctx.services, g, ctx.sender)]
             if not games:
                 return ["There are no games on this judge."]
-            return [f"  {g.name:<16} {g.variant:<24} {g.status:<9} {g.phase or ''}" for g in games]
+            return [_game_line(ctx, g) for g in games]
         word, _, rest = name.partition(" ")
         game = game_seen_by(ctx.services, ctx.session, name, ctx.sender)
         if game is None and word.upper() in topics.PROVINCES:
@@ -307,18 +314,37 @@ class List(Command):
         if game.position:
             position = ctx.services.position_of(game)
             counts = {p: len(c) for p, c in _centres_by_power(game).items()}
-            for seat in current_seats(game):
+            tallies = records.by_seat(ctx.session, game)
+            open_now = dict(openings.open_powers(ctx.services, ctx.session, game))
+            order = list(variant.map.powers)
+            for seat in sorted(current_seats(game), key=lambda s: (order.index(s.power) if s.power in order
+                                                                   else len(order), s.id)):
                 state = {SeatStatus.ACTIVE: "", SeatStatus.CIVIL_DISORDER: " (civil disorder)",
                          SeatStatus.VACANT: " (vacant)", SeatStatus.ELIMINATED: " (eliminated)"}[seat.status]
                 power = seat.power or "?"
                 held = units_counted(variant, position.units_of(power))
                 if variant.map.supply_centres:
                     held = f"{plural(counts.get(power, 0), 'centre', 2)}, {held}"
-                lines.append(f"  {power:<12} {held}{state}")
+                kept = "open to take over" if power in open_now else (
+                    f"deadlines: {records.of_seat(tallies, seat)}" if seat.player is not None else "no player")
+                lines.append(hang(f"  {power:<12} {held}{state}; {kept}", 15))
+            if open_now:
+                lines.append(hang(f"Open to take over: {', '.join(open_now)} (JOIN {game.name} <power>; "
+                                  f"{openings.policy_words(ctx.services, game)}).", 4))
         else:
             lines.append(seats_line(ctx, game))
         lines.append(deadline_line(ctx, game))
         return lines
+
+
+def _game_line(ctx: MailContext, game: Game) -> str:
+    """A game in the list of games: its variant, state, phase, and the powers open to take over."""
+    line = f"  {game.name:<16} {game.variant:<24} {game.status:<9} {game.phase or ''}"
+    if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        found = [power for power, _ in openings.open_powers(ctx.services, ctx.session, game)]
+        if found:
+            line += "\n" + hang(f"{'':19}open to take over: {', '.join(found)}", 19)
+    return line
 
 
 def seats_line(ctx: MailContext, game: Game) -> str:
@@ -404,9 +430,13 @@ class Status(Command):
     read_only = True
     name = "STATUS"
     aliases = ("ORDERS",)
-    summary = "your current orders, the units still without orders, and the deadline"
+    summary = ("your current orders, the units still without orders, and the deadline; to a game master, "
+               "each player's deadlines kept and missed, here and across this judge")
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
+        if ctx.is_gm and ctx.acting_as is None:  # the game master: every player's record
+            game = ctx.require_game()
+            return [deadline_line(ctx, game), *gm_status(ctx, game)]
         game, power = ctx.require_power()
         if game.status != GameStatus.ACTIVE:
             return [deadline_line(ctx, game)]
@@ -522,9 +552,13 @@ class Resign(Command):
         game, power = ctx.require_power()
         if ctx.is_gm:
             raise CommandError("a game master ejects players with EJECT")
+        left = seat_of(game, power)
+        assert left is not None
         eject(ctx.services, ctx.session, game, power, actor=ctx.sender, tell=False)  # they know
         tell_gm(ctx.services, ctx.session, game, subject=f"{game.name}: {power} resigned",
-                text=f"The player of {power} has resigned. Give the power to someone with REPLACE {power} <address>.")
+                text=f"The player of {power} has resigned. {openings.gm_hint(ctx.services, game, power)}")
+        ctx.session.flush()
+        openings.open_power(ctx.services, ctx.session, game, left, OpeningReason.RESIGNED)
         ctx.seat = None
         return [f"You have left {game.name}. Thank you for playing {power}."]
 

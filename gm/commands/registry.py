@@ -8,6 +8,7 @@ import difflib
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.commands import absence, account, ending, master, player, press, topics, web
+from gm.commands import summary, takeover
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
@@ -19,10 +20,12 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
     player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
     player.NoConcede, player.Resign, account.Set, absence.Cancel, account.Confirm, web.Web,
+    takeover.StandBy, takeover.UnStandBy, summary.Summary,
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,
     master.Replace, master.Rename, master.Become, master.Start, ending.Terminate, ending.Unstart,
+    takeover.Approve, takeover.Refuse,
 )
 
 

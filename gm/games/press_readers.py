@@ -13,7 +13,9 @@ different readers.
 
 Mailed, at once or with the results, a press goes to each of its readers but its sender, whose
 reply said it was sent. Press belongs to the powers' seats (``Seat.power_key``), not their names;
-press stored before it had seats is read by its names.
+press stored before it had seats is read by its names. A player who took a power over (REPLACE,
+a takeover) reads its private press only from then on: what was sent to or by the power before
+stays its old player's (press to everyone stays everyone's).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def sent_by(press: Press, reader: Reader) -> bool:
         return False
     if press.recipient_seats is None and press.sender_seat is None:  # stored before press had seats
         return press.sender_power is not None and press.sender_power == seat.power
-    return press.sender_seat == seat.power_key
+    return press.sender_seat == seat.power_key and not before_tenure(press, seat)
 
 
 def to_everyone(press: Press) -> bool:
@@ -77,9 +79,18 @@ def reads(press: Press, reader: Reader) -> bool:
     seat = reader.seat
     if reader.role != WebRole.PLAYER or seat is None or press.to_gm:
         return False  # an observer, anyone: never press to some powers only
+    if before_tenure(press, seat):
+        return False  # the private press of the power's player before this one
     if press.recipient_seats is None:
         return seat.power in press.recipients
     return seat.power_key in press.recipient_seats
+
+
+def before_tenure(press: Press, seat: Seat) -> bool:
+    """Whether ``press`` was sent before ``seat``'s player took the power over (REPLACE, a
+    takeover: a seat that carries on another); what was sent to or by the power before is its
+    old player's."""
+    return seat.first_seat_id is not None and press.sent_at < seat.joined_at
 
 
 def mailed_to(press: Press, reader: Reader) -> bool:

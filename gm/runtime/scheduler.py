@@ -1,4 +1,5 @@
-"""Everything that is due, done once: reminders, late notices, processing at deadlines.
+"""Everything that is due, done once: reminders, late notices and lists, processing at
+deadlines, and the offers of open powers passed on when a standby's time to answer is over.
 
 ``tick`` is safe to run from several processes at once: each game is advanced in its own
 transaction that locks the game row (PostgreSQL) or the database (SQLite) and checks again
@@ -16,13 +17,16 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from gm.games import openings
 from gm.games.context import Services
 from gm.games.lifecycle import lock_game, seat_of
+from gm.games.notices import recipients
 from gm.games.orderbook import late_powers
 from gm.services.processing import process
 from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
-from gm.store.models import Game, GameStatus, SeatStatus
+from gm.settings.model import LatePolicy
+from gm.store.models import Game, GameStatus, Opening, SeatStatus, WebRole
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.games.mailer import reader_zone
 
@@ -57,7 +61,28 @@ class Scheduler:
                 report.reminded += done.reminded
                 report.processed += done.processed
             self.services.faults.point("after-commit")
+        for opening_id in self.due_openings():
+            try:
+                in_transaction(self.services.db, f"open power {opening_id}",
+                               lambda session, opening_id=opening_id: self.pass_offer(session, opening_id))
+            except DatabaseBusy as exc:
+                log.warning("%s", exc)
+                report.busy.append(str(exc))
         return report
+
+    def due_openings(self) -> list[int]:
+        with self.services.db.reading() as session:
+            return openings.due(session, self.services.clock.now())
+
+    def pass_offer(self, session: Session, opening_id: int) -> None:
+        """A standby's time to answer for an open power is over: the next one's turn, or everyone's."""
+        found = session.get(Opening, opening_id)
+        game = lock_game(session, found.game_id) if found is not None else None
+        opening = session.get(Opening, opening_id, populate_existing=True) if game is not None else None
+        now = self.services.clock.now()
+        if game is None or opening is None or opening.offer_until is None or opening.offer_until > now:
+            return  # another process got here first
+        openings.advance(self.services, session, game, opening)
 
     def due_games(self) -> list[int]:
         now = self.services.clock.now()
@@ -133,16 +158,31 @@ class Scheduler:
         notices = dict(game.notices or {})
         notices["late_sent"] = True
         game.notices = notices
+        until = game.deadline + settings.grace
+        everyone = settings.late is LatePolicy.EVERYONE
+        named = [power if (seat := seat_of(game, power)) is not None and seat.player is not None
+                 else f"{power} (no player)" for power in late]
+        told = set()
         for power in late:
             seat = seat_of(game, power)
             if seat is None or seat.player is None:
                 continue
+            told.add(seat.player.email.lower())
             self.services.mailer.queue(
                 session, to=seat.player.email, subject=f"{self.services.config.judge_name}: {game.name} orders late",
                 template="mail/late.txt.j2", kind="late", game_id=game.id,
                 game=game, seat=seat, zone=reader_zone(seat.player.timezone, settings.schedule.zone.key),
-                until=game.deadline + settings.grace,
+                until=until, late=named if everyone else [],
             )
+        # The late list (late: everyone): the other players and observers; the game master always.
+        title = self.services.variant_of(game).title(self.services.position_of(game).phase)
+        for recipient in recipients(self.services, game):
+            if recipient.address.lower() in told or not (everyone or recipient.role == WebRole.GM):
+                continue
+            self.services.mailer.queue(
+                session, to=recipient.address, subject=f"{self.services.config.judge_name}: {game.name}: "
+                f"late: {', '.join(late)}", template="mail/late_list.txt.j2", kind="late-list", game_id=game.id,
+                game=game, zone=recipient.zone, until=until, late=named, title=title)
         self.services.audit(session, game, "system", "late", powers=late)
 
 

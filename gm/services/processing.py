@@ -15,11 +15,13 @@ from sqlalchemy.orm import Session
 from gm.adjudicator.engine import PhaseReport, adjudicate
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
+from gm.games import openings
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, finish, seat_of
 from gm.games.notices import Recipient, tell_everyone, tell_gm
 from gm.games.press_readers import Reader, addressed_to, mailed_to, signed
 from gm.games.orderbook import current_orders, needed
+from gm.games.records import note_deadlines
 from gm.games.schedule import start_phase
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
@@ -57,6 +59,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     session.flush()
     services.faults.point("after-phase-record")
     _count_missed(services, game, variant, position, lines)
+    note_deadlines(services, session, game, record, variant, position)
     game.position = record.position_after
     game.phase = str(report.next.phase)
     game.phase_seq += 1
@@ -71,6 +74,8 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
         _results_mails(services, session, game, record, report, position, held)
     services.faults.point("after-mails-queued")
     _apply_missed_policy(services, session, game)
+    openings.settle(services, session, game)  # a power whose player came back (or game over) is not open
+    openings.open_abandoned(services, session, game)  # the missed: policy gave up on a player
     # The moment processing ended (just before its commit): a mail that arrived before it is
     # told that this phase was adjudicated before its commands ran (gm.commands.player).
     record.processed_at = services.clock.now()
@@ -122,15 +127,18 @@ def _apply_missed_policy(services: Services, session: Session, game: Game) -> No
             seat.status = SeatStatus.CIVIL_DISORDER
             services.audit(session, game, "system", "civil-disorder", power=seat.power, missed=seat.missed_in_row)
             tell_gm(services, session, game, subject=f"{game.name}: {seat.power} in civil disorder",
-                    text=f"{seat.power} has missed {seat.missed_in_row} phases in a row and is now in civil disorder.")
+                    text=f"{seat.power} has missed {seat.missed_in_row} phases in a row and is now in civil disorder. "
+                         f"{openings.gm_hint(services, game, seat.power or '')}")
         elif missed.policy is MissedPolicy.WAIT:
             game.status = GameStatus.PAUSED
-            game.paused_reason = f"waiting for a replacement for {seat.power}"
+            game.paused_reason = openings.waiting_for(seat.power)
             game.due_at = None
             services.audit(session, game, "system", "paused", reason=game.paused_reason)
             tell_gm(services, session, game, subject=f"{game.name}: replacement needed for {seat.power}",
                     text=f"{seat.power} has missed {seat.missed_in_row} phases in a row. The game waits until "
-                         f"you replace the player (REPLACE {seat.power} new@address) and resume it.")
+                         f"{seat.power} has a new player (it goes on by itself once one takes it over), or you "
+                         f"resume it (RESUME) with its player. "
+                         f"{openings.gm_hint(services, game, seat.power or '')}")
             return
 
 
