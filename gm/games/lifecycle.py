@@ -387,6 +387,7 @@ def finish(services: Services, session: Session, game: Game, result: dict[str, A
     if record is not None and report is not None:
         before = decode_position(services.variant_of(game), record.position_before)
         context.update(results_context(services.variant_of(game), record.phase, report, before))
+        context["played"] = record.results.get("played", [])  # orders the judge wrote (gm.games.stand_ins)
     tell_everyone(services, session, game, template="mail/end.txt.j2", kind="end",
                   subject=f"{game.name} is over", attach_phase_id=record.id if record else None, **context)
 

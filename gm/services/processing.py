@@ -23,6 +23,7 @@ from gm.games.press_readers import Reader, addressed_to, mailed_to, signed
 from gm.games.orderbook import current_orders, needed
 from gm.games.records import note_deadlines
 from gm.games.schedule import start_phase
+from gm.games.stand_ins import play_missing
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
 from gm.store.codec import encode_position, encode_results, unit_text
@@ -38,8 +39,10 @@ class Processed:
 def process(services: Services, session: Session, game: Game, actor: str = "system") -> Processed:
     variant = services.variant_of(game)
     position = services.position_of(game)
-    lines = current_orders(session, game)
+    given = current_orders(session, game)
     held = held_press(session, game)  # read before the game changes: no flush of the changes first
+    played = play_missing(services, session, game, position, given)  # missed: play
+    lines = {**given, **played}
     submitted = [(power, order) for power, texts in lines.items() for order in services.orders_from(game, texts)]
     report = adjudicate(variant, position, submitted, seed=game.dice_seed)
     services.faults.point("after-adjudication")
@@ -50,7 +53,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
         phase=str(position.phase),
         position_before=game.position,
         orders=lines,
-        results=_results_document(report),
+        results=_results_document(report, sorted(played)),
         position_after=encode_position(report.next),
         deadline=game.deadline,
         processed_at=now,
@@ -58,7 +61,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     session.add(record)
     session.flush()
     services.faults.point("after-phase-record")
-    _count_missed(services, game, variant, position, lines)
+    _count_missed(services, game, variant, position, given)
     note_deadlines(services, session, game, record, variant, position)
     game.position = record.position_after
     game.phase = str(report.next.phase)
@@ -71,7 +74,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
         finish(services, session, game, {"kind": "draw", "powers": list(report.draw)}, record=record, report=report)
     else:
         start_phase(services, session, game, report.next)
-        _results_mails(services, session, game, record, report, position, held)
+        _results_mails(services, session, game, record, report, position, held, sorted(played))
     services.faults.point("after-mails-queued")
     _apply_missed_policy(services, session, game)
     openings.settle(services, session, game)  # a power whose player came back (or game over) is not open
@@ -82,8 +85,9 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     return Processed(record, report)
 
 
-def _results_document(report: PhaseReport) -> dict[str, Any]:
+def _results_document(report: PhaseReport, played: list[str]) -> dict[str, Any]:
     return {
+        "played": played,  # powers whose orders the judge wrote (gm.games.stand_ins)
         "results": encode_results(report.results),
         "rolls": [{"phase": r.phase, "purpose": r.purpose, "sides": r.sides, "value": r.value, "effect": r.effect}
                   for r in report.rolls],
@@ -105,7 +109,8 @@ def _count_missed(services, game: Game, variant, position: Position, lines: dict
         seat = seat_of(game, power)
         if seat is None or seat.status == SeatStatus.ELIMINATED:
             continue
-        forced_removal = position.phase.kind is PhaseKind.ADJUSTMENTS and count >= len(position.units_of(power))
+        forced_removal = (position.phase.kind is PhaseKind.ADJUSTMENTS and count >= len(position.units_of(power))
+                          and any(a.power == power and a.count < 0 for a in variant.adjustments(position)))
         if lines.get(power):
             if seat.missed_in_row:  # set only when it changes: else each seat is flushed for nothing
                 seat.missed_in_row = 0
@@ -123,7 +128,7 @@ def _apply_missed_policy(services: Services, session: Session, game: Game) -> No
     for seat in current_seats(game):
         if seat.status != SeatStatus.ACTIVE or seat.missed_in_row < missed.after:
             continue
-        if missed.policy is MissedPolicy.CIVIL_DISORDER:
+        if missed.policy in (MissedPolicy.CIVIL_DISORDER, MissedPolicy.PLAY):
             seat.status = SeatStatus.CIVIL_DISORDER
             services.audit(session, game, "system", "civil-disorder", power=seat.power, missed=seat.missed_in_row)
             tell_gm(services, session, game, subject=f"{game.name}: {seat.power} in civil disorder",
@@ -175,7 +180,7 @@ def published_press(held: list[Press], record: PhaseRecord) -> list[tuple[Press,
 
 
 def _results_mails(services: Services, session: Session, game: Game, record: PhaseRecord,
-                   report: PhaseReport, before: Position, held: list[Press]) -> None:
+                   report: PhaseReport, before: Position, held: list[Press], played: list[str]) -> None:
     published = published_press(held, record)
 
     def per_reader(recipient: Recipient) -> tuple[tuple[int, ...], dict[str, Any]]:
@@ -189,7 +194,7 @@ def _results_mails(services: Services, session: Session, game: Game, record: Pha
     tell_everyone(
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name}, {services.variant_of(game).title(before.phase)}: results", attach_phase_id=record.id,
-        per_reader=per_reader, deadline=game.deadline,
+        per_reader=per_reader, deadline=game.deadline, played=played,
         **results_context(services.variant_of(game), record.phase, report, before),
     )
 

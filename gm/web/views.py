@@ -198,6 +198,7 @@ def phase_view(services: Services, session: Session, game: Game, code: str, pict
     def results() -> str:
         position, report = phase_report(variant, record, game.dice_seed)
         return services.mailer.render("mail/_phase_results.txt.j2", game=game,
+                                      played=record.results.get("played", []),
                                       **results_context(variant, record.phase, report, position)).strip("\n")
 
     return PhaseView(game, record.phase, phase_title(services, game, record.phase), pictures.phase(game, record),
