@@ -321,7 +321,7 @@ class StandBy(Command):
         if not mine:
             session.add(Standby(player_id=player.id, game_id=game.id if game else None, created_at=ctx.now))
             session.flush()
-            services.audit(session, game, ctx.sender, "standby", game=game.name if game else None)
+            services.audit(session, game, ctx.sender, "standby", any_game=game is None)
         listed = openings.standbys(session, game)
         place = next(i for i, s in enumerate(listed, 1) if s.player_id == player.id)
         where = f"for {game.name}" if game else "for any game on this judge"
@@ -341,16 +341,16 @@ class StandBy(Command):
     def _leave(self, ctx: MailContext, game: Game | None) -> list[str]:
         services, session = ctx.services, ctx.session
         player = session.scalar(select(Player).where(Player.email == ctx.sender))
+        where = f"for {game.name}" if game else "for any game"
         if player is None:
-            return ["You do not stand by for any game."]
+            return [f"You did not stand by {where}."]
         entries = list(session.scalars(select(Standby).where(Standby.player_id == player.id)))
         gone = [e for e in entries if game is None or e.game_id == game.id]
         for entry in gone:
             session.delete(entry)
         passed = _pass_offers(ctx, player, game)
-        services.audit(session, game, ctx.sender, "standby-off", game=game.name if game else None, passed=passed)
+        services.audit(session, game, ctx.sender, "standby-off", any_game=game is None, passed=[p for _, p in passed])
         lines = []
-        where = f"for {game.name}" if game else "for any game"
         lines.append(f"You no longer stand by {where}." if gone else f"You did not stand by {where}.")
         lines += [f"{power} in {name} is offered to the next one now." for name, power in passed]
         return lines
