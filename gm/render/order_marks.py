@@ -1,37 +1,81 @@
 """The orders of a phase as lines: moves and retreats as arrows, supports and convoys as thin
 lines, removals as crosses; whatever failed is dashed.
 
-Each order starts at its own unit's mark (units sharing a province stand side by side;
-identical units take their orders' lines in turn). Moves bend slightly to their left, so
-two units swapping places (or bouncing off each other) draw two arrows side by side.
-Supports of a move end on the supported arrow near its head; convoys end on the convoyed
-army's path. An order of a type this module does not know is drawn as an arrow if it has a
-destination, and otherwise not at all.
+Each order starts at the edge of its own unit's mark (units sharing a province stand side by
+side; identical units take their orders' lines in turn). A move bows slightly to its left, so
+two units swapping places (or bouncing off each other) draw two arrows side by side, and its
+head stops at the edge of the unit it enters, or at the province's unit spot when none stands
+there, never under a unit's mark. A short move bows more, so it keeps a visible length. A move
+of several steps (a path, moves in rounds, a move then a second move) is drawn step by step
+through each province's spot; a convoyed army's arrow goes by the fleets that convoy it.
+
+A support of a move ends part-way along the arrow it supports (each supporter at another point
+of it, none at its head), or, when that move was not ordered, part-way along where it would go;
+a support to hold ends on the edge of the unit it supports, a dot. A convoy ends in a diamond:
+on the convoyed army's arrow by the fleet, or, when the army does not go that way, at the army.
+An order of a type this module does not know is drawn as an arrow if it has a destination.
+
+``draw_orders`` works for any list of results, so typed orders can be drawn as results are
+(``scene.order_scene``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from gm.domain.geography import Location
-from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from gm.domain.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    MoveAlongPath,
+    MoveInRounds,
+    MoveThen,
+    Retreat,
+    SecondMove,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
 from gm.domain.outcomes import OrderResult
 from gm.domain.units import UnitType
 from gm.render import style
 
 Point = tuple[float, float]
+Step = tuple[Point, Point | None, Point]  # from, the control point of a curve (None: straight), to
 
 MOVE_WIDTH = 3.2
 SUPPORT_WIDTH = 2.0
 HEAD_LENGTH = 13.0
 HEAD_WIDTH = 11.0
 BEND = 0.12  # how far a move arrow bows, as a share of its length
+BENDS = (BEND, -BEND, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9)  # tried in turn until the head is clear of every unit's mark
+MOST_BEND = 0.45  # a short move bows up to this much, to keep its length
+MIN_VISIBLE = HEAD_LENGTH + 9.0  # the least length of a move's arrow outside the units' marks
+SUPPORT_POINTS = (0.5, 0.64, 0.36, 0.76, 0.24, 0.58, 0.42, 0.7, 0.3)  # along the arrow, one per supporter
+DOT = 3.2
+AROUND = 16.0  # an empty province's spot hidden by a unit: an arrow may end this far from it
+DIAMOND = 4.5
 
 
-Step = tuple[Point, Point | None, Point]  # from, the control point of a curve (None: straight), to
+@dataclass(frozen=True)
+class UnitBox:
+    """A unit's mark as the orders see it: its middle, half its size, and where it stands."""
+
+    x: float
+    y: float
+    half: float
+    province: str
+    dislodged: bool
+
+    def holds(self, p: Point, margin: float = 0.0) -> bool:
+        return abs(p[0] - self.x) < self.half + margin and abs(p[1] - self.y) < self.half + margin
 
 
 @dataclass(frozen=True)
@@ -45,6 +89,7 @@ class Stroke:
     head: tuple[Point, ...] = ()  # arrowhead: its tip, then its two back corners
     dot: tuple[float, float, float] | None = None  # end of a support: x, y, radius
     diamond: tuple[Point, ...] = ()  # end of a convoy
+    order: str = ""  # the order it draws, as the results write it
 
     @property
     def d(self) -> str:
@@ -63,6 +108,17 @@ class Stroke:
         return " ".join(_f(p) for p in self.diamond)
 
     @property
+    def end(self) -> Point | None:
+        """Where the line ends: its head's tip, its dot, its diamond's middle."""
+        if self.head:
+            return self.head[0]
+        if self.dot is not None:
+            return self.dot[0], self.dot[1]
+        if self.diamond:
+            return (self.diamond[0][0] + self.diamond[2][0]) / 2, (self.diamond[0][1] + self.diamond[2][1]) / 2
+        return None
+
+    @property
     def end_box(self) -> tuple[float, float, float, float] | None:
         """What the line's end (its head, dot or diamond) covers: names keep clear of it."""
         if self.dot is not None:
@@ -74,6 +130,15 @@ class Stroke:
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
 
+    def points(self, spacing: float = 6.0) -> list[Point]:
+        """Points along the line, about ``spacing`` apart (names keep clear of them)."""
+        found: list[Point] = []
+        for a, ctrl, b in self.steps:
+            length = math.dist(a, b) + (math.dist(a, ctrl) + math.dist(ctrl, b) - math.dist(a, b) if ctrl else 0)
+            count = max(1, int(length / spacing))
+            found += [_curve(a, ctrl, b, i / count) for i in range(count + 1)]
+        return found
+
 
 @dataclass(frozen=True)
 class Cross:
@@ -82,6 +147,7 @@ class Cross:
     size: float
     colour: str
     dashed: bool
+    order: str = ""
 
 
 @dataclass
@@ -100,6 +166,9 @@ class _Spots(Protocol):
              turn: int = 0) -> Point | None:
         """The mark of a unit (``power`` None: any unit of that type there)."""
 
+    def boxes(self) -> Sequence[UnitBox]:
+        """Every unit's mark."""
+
 
 def _unit(a: Point, b: Point) -> Point:
     dx, dy = b[0] - a[0], b[1] - a[1]
@@ -116,57 +185,240 @@ def _lerp(a: Point, b: Point, t: float) -> Point:
     return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
 
 
+def _curve(a: Point, ctrl: Point | None, b: Point, t: float) -> Point:
+    if ctrl is None:
+        return _lerp(a, b, t)
+    return _lerp(_lerp(a, ctrl, t), _lerp(ctrl, b, t), t)
+
+
 def _f(p: Point) -> str:
     return f"{p[0]:.1f},{p[1]:.1f}"
 
 
-def arrow(start: Point, end: Point, colour: str, dashed: bool, kind: str = "move",
-          start_gap: float | None = None, end_gap: float | None = None) -> Stroke | None:
-    r = style.UNIT_RADIUS
-    start_gap = r + 1.5 if start_gap is None else start_gap
-    end_gap = r + 2.0 if end_gap is None else end_gap
-    length = math.hypot(end[0] - start[0], end[1] - start[1])
-    if length < start_gap + end_gap + 4:
-        return None
-    mid = _lerp(start, end, 0.5)
-    ux, uy = _unit(start, end)
-    ctrl = (mid[0] + uy * BEND * length, mid[1] - ux * BEND * length)  # bow to the left
-    s = _along(start, ctrl, start_gap)
-    tip = _along(end, ctrl, end_gap)
-    back = _unit(tip, ctrl)
-    base = (tip[0] + back[0] * HEAD_LENGTH, tip[1] + back[1] * HEAD_LENGTH)
-    side = (-back[1] * HEAD_WIDTH / 2, back[0] * HEAD_WIDTH / 2)
-    head = (tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1]))
-    line_end = (tip[0] + back[0] * (HEAD_LENGTH - 1), tip[1] + back[1] * (HEAD_LENGTH - 1))
-    width = MOVE_WIDTH if kind == "move" else MOVE_WIDTH - 0.4
-    return Stroke(kind, ((s, ctrl, line_end),), colour, style.outline_for(colour), width, dashed, head=head)
+def _control(a: Point, b: Point, bend: float) -> Point:
+    """The control point of a curve from ``a`` to ``b`` bowed to its left by ``bend`` of its length."""
+    length = math.dist(a, b)
+    mid = _lerp(a, b, 0.5)
+    ux, uy = _unit(a, b)
+    return mid[0] + uy * bend * length, mid[1] - ux * bend * length
 
 
-def _bent_point(start: Point, end: Point, t: float) -> Point:
-    """The point at ``t`` along the bowed arrow from ``start`` to ``end`` (as ``arrow`` draws it)."""
-    length = math.hypot(end[0] - start[0], end[1] - start[1])
-    mid = _lerp(start, end, 0.5)
-    ux, uy = _unit(start, end)
-    ctrl = (mid[0] + uy * BEND * length, mid[1] - ux * BEND * length)
-    a, b = _lerp(start, ctrl, t), _lerp(ctrl, end, t)
-    return _lerp(a, b, t)
+def _clear_of(t_of: Callable[[float], Point], start: float, stop: float, boxes: Sequence[UnitBox]) -> float:
+    """The last ``t`` from ``start`` back towards ``stop`` whose point no unit's mark holds."""
+    t = start
+    steps = 24
+    for i in range(steps + 1):
+        t = start + (stop - start) * i / steps
+        if not any(box.holds(t_of(t), 1.5) for box in boxes):
+            return t
+    return t
 
 
-def line_to(start: Point, target: Point, colour: str, dashed: bool, kind: str, end_gap: float) -> Stroke | None:
-    r = style.UNIT_RADIUS
-    length = math.hypot(target[0] - start[0], target[1] - start[1])
-    if length < r + 2 + end_gap + 3:
-        return None
-    s = _along(start, target, r + 1.5)
-    e = _along(target, start, end_gap)
-    edge = style.outline_for(colour)
-    if kind == "convoy":
-        u = _unit(s, e)
-        k = 4.5
-        diamond = ((e[0] + u[0] * k, e[1] + u[1] * k), (e[0] - u[1] * k, e[1] + u[0] * k),
-                   (e[0] - u[0] * k, e[1] - u[1] * k), (e[0] + u[1] * k, e[1] - u[0] * k))
-        return Stroke(kind, ((s, None, e),), colour, edge, SUPPORT_WIDTH, dashed, diamond=diamond)
-    return Stroke(kind, ((s, None, e),), colour, edge, SUPPORT_WIDTH, dashed, dot=(e[0], e[1], 3.2))
+def _leaving(a: Point, ctrl: Point, b: Point, centre: Point, gap: float) -> float:
+    """The first ``t`` of the curve from ``a`` at which it is ``gap`` away from ``centre``."""
+    for i in range(1, 65):
+        t = i / 64
+        if math.dist(_curve(a, ctrl, b, t), centre) >= gap:
+            return t
+    return 1.0
+
+
+def _room(point: Point, boxes: Sequence[UnitBox]) -> float:
+    """How far ``point`` is outside the nearest unit's mark (below 0: inside it)."""
+    return min((max(abs(point[0] - b.x), abs(point[1] - b.y)) - b.half for b in boxes), default=math.inf)
+
+
+class _Drawer:
+    def __init__(self, spots: _Spots, colour_of: Callable[[str | None], str], dislodged: set[tuple[str, Location]]):
+        self.spots = spots
+        self.colour_of = colour_of
+        self.dislodged = dislodged
+        self.dislodged_at = {loc for _, loc in dislodged}
+        self.boxes = list(spots.boxes())
+        self.marks = OrderMarks()
+        self.turns: dict[tuple[str, UnitType | None, Location], int] = {}
+        # each move's arrow by its unit's place and each step's end: the arrow and the step
+        self.moves: dict[tuple[str, str], tuple[Stroke, int]] = {}
+        self.routes: dict[tuple[str, str], list[Point]] = {}  # convoyed armies: the fleets they go by
+        self.support_ends: dict[tuple[str, str], int] = {}  # supporters drawn to each move so far
+        self.ends: list[Point] = []  # every support's and convoy's end so far
+
+    # -- where ----------------------------------------------------------------------------------
+
+    def origin(self, result: OrderResult) -> tuple[Point, UnitBox | None] | None:
+        order = result.order
+        unit_type = result.unit.type if result.unit is not None else order.unit.type
+        location = result.unit.location if result.unit is not None else order.unit.location
+        key = (result.power, unit_type, location)
+        self.turns[key] = self.turns.get(key, -1) + 1
+        point = self.spots.unit(result.power, unit_type, location, (result.power, location) in self.dislodged,
+                                self.turns[key])
+        if point is None:
+            return None
+        return point, self.box_at(point)
+
+    def box_at(self, point: Point) -> UnitBox | None:
+        return next((b for b in self.boxes if abs(b.x - point[0]) < 0.01 and abs(b.y - point[1]) < 0.01), None)
+
+    def where(self, ref: UnitRef) -> Point | None:  # a unit an order names (its power unknown)
+        return self.spots.unit(None, ref.type, ref.location, ref.location in self.dislodged_at)
+
+    def entered(self, location: Location, start: Point) -> list[tuple[Point, float]]:
+        """Where an arrow into ``location`` may end, and how far short of it, best first: the
+        edge of each unit drawn there, the nearest the arrow's start first, else the province's
+        spot."""
+        here = sorted((b for b in self.boxes if b.province == location.province and math.dist((b.x, b.y), start) > 0.5),
+                      key=lambda b: math.dist((b.x, b.y), start))
+        ends = [((b.x, b.y), b.half + 2.5) for b in here]
+        if ends:
+            return ends
+        spot = self.spots.of(location) or start
+        around = [(spot[0] + AROUND * math.cos(k * math.pi / 4), spot[1] + AROUND * math.sin(k * math.pi / 4))
+                  for k in range(8)]  # the spot may lie under a neighbour's dislodged unit
+        return [(spot, 2.0)] + [(p, 2.0) for p in sorted(around, key=lambda p: math.dist(p, start))]
+
+    # -- moves --------------------------------------------------------------------------------------
+
+    def arrow(self, result: OrderResult, origin: Point, own: UnitBox | None, path: Sequence[Location],
+              kind: str, via: Sequence[Point] = ()) -> Stroke | None:
+        """An arrow from the unit at ``origin`` through ``via`` (points) and each place of
+        ``path`` but the last (their spots) to the last."""
+        if not path:
+            return None
+        points = [origin, *via]
+        for location in path[:-1]:
+            spot = self.spots.of(location)
+            if spot is not None:
+                points.append(spot)
+        start_gap = (own.half if own is not None else style.UNIT_RADIUS) + 1.5
+        others = self.boxes  # its own unit too: a short move must not point back under it
+        steps: list[Step] = []
+        best, chosen = -math.inf, None
+        for end, end_gap in self.entered(path[-1], points[-1]):
+            through = [p for i, p in enumerate([*points, end]) if i == 0 or math.dist(p, [*points, end][i - 1]) > 1.0]
+            if len(through) < 2:
+                continue
+            for bend in BENDS:
+                tried = self._steps(through, start_gap, end_gap, (), bend)
+                room = _room(tried[-1][2], others)
+                if room > best:
+                    steps, best, chosen = tried, room, (through, end_gap, bend)
+                if best > 1.0:
+                    break
+            if best > 1.0:
+                break
+        if chosen is None:
+            return None
+        if best <= 1.0:  # no way in clear of every unit's mark: the head stops short of them
+            steps = self._steps(chosen[0], start_gap, chosen[1], others, chosen[2])
+        tip_from, ctrl, tip = steps[-1]
+        back = _unit(tip, ctrl if ctrl is not None and math.dist(ctrl, tip) > 0.5 else tip_from)
+        size = min(1.0, max(0.5, math.dist(tip_from, tip) / HEAD_LENGTH))  # a squeezed arrow, a smaller head
+        length, width = HEAD_LENGTH * size, HEAD_WIDTH * size
+        base = (tip[0] + back[0] * length, tip[1] + back[1] * length)
+        side = (-back[1] * width / 2, back[0] * width / 2)
+        head = (tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1]))
+        line_end = (tip[0] + back[0] * (length - 1), tip[1] + back[1] * (length - 1))
+        steps[-1] = (steps[-1][0], steps[-1][1], line_end)  # the line stops inside the head
+        colour = self.colour_of(result.power)
+        width = MOVE_WIDTH if kind == "move" else MOVE_WIDTH - 0.4
+        return Stroke(kind, tuple(steps), colour, style.outline_for(colour), width, not result.succeeded, head=head,
+                      order=str(result.order))
+
+    def _steps(self, points: list[Point], start_gap: float, end_gap: float, others: Sequence[UnitBox],
+               last_bend: float = 0.12) -> list[Step]:
+        """The bowed steps through ``points``: the first starting ``start_gap`` out of its unit,
+        the last ending ``end_gap`` short, clear of every unit's mark, and long enough to see."""
+        steps: list[Step] = []
+        last = len(points) - 2
+        for i in range(last + 1):
+            a, b = points[i], points[i + 1]
+            gap_a = start_gap if i == 0 else 0.0
+            gap_b = end_gap if i == last else 0.0
+            length = math.dist(a, b)
+            bend = BEND
+            if i == last:
+                bend = last_bend
+                while length - gap_a - gap_b < MIN_VISIBLE and abs(bend) < MOST_BEND:
+                    bend += math.copysign(0.06, bend)  # a longer bow, so a short move shows
+            ctrl = _control(a, b, bend)
+            t0 = _leaving(a, ctrl, b, a, gap_a) if gap_a else 0.0
+            t1 = 1.0 - _leaving(b, ctrl, a, b, gap_b) if gap_b else 1.0
+            if t1 <= t0 + 0.05:  # the units' marks leave no room between them: the bow's middle
+                t0, t1 = min(t0, 0.45), max(t1, 0.55)
+            if i == last and others:  # the head stops short of any unit's mark
+                t1 = _clear_of(lambda t, a=a, ctrl=ctrl, b=b: _curve(a, ctrl, b, t), t1, t0 + 0.05, others)
+            # the part of the curve from t0 to t1, as a curve of its own
+            start, end = _curve(a, ctrl, b, t0), _curve(a, ctrl, b, t1)
+            middle = _lerp(start, _lerp(ctrl, b, t0), (t1 - t0) / (1 - t0) if t0 < 1 else 0.0)
+            steps.append((start, middle, end))
+        return steps
+
+    def record(self, stroke: Stroke, location: Location, path: Sequence[Location]) -> None:
+        for index, place in enumerate(path):
+            self.moves.setdefault((location.province, place.province), (stroke, min(index, len(stroke.steps) - 1)))
+
+    # -- supports and convoys --------------------------------------------------------------------------
+
+    def on_move(self, unit: Location, goal: Location, turn: int) -> Point | None:
+        """A point part-way along the drawn arrow of the move from ``unit`` to ``goal``, the
+        ``turn``-th supporter's."""
+        found = self.moves.get((unit.province, goal.province))
+        if found is None:
+            return None
+        stroke, index = found
+        a, ctrl, b = stroke.steps[index]
+        t = SUPPORT_POINTS[turn % len(SUPPORT_POINTS)]
+        if index == len(stroke.steps) - 1:
+            t *= 0.9  # clear of the head
+        return _curve(a, ctrl, b, t)
+
+    def distinct(self, point: Point, towards: Point) -> Point:
+        """``point``, moved a little along the line to ``towards`` if another line ends there."""
+        for _ in range(6):
+            if all(math.dist(point, end) > 2 * DOT for end in self.ends):
+                break
+            point = _along(point, towards, 2 * DOT + 1)
+        self.ends.append(point)
+        return point
+
+    def line(self, result: OrderResult, origin: Point, own: UnitBox | None, target: Point, kind: str,
+             end_gap: float) -> Stroke | None:
+        start_gap = (own.half if own is not None else style.UNIT_RADIUS) + 1.5
+        length = math.dist(origin, target)
+        if length < 1.0:
+            return None
+        s = _along(origin, target, min(start_gap, max(length - end_gap - 6, 0.0)))
+        e = _along(target, origin, min(end_gap, max(length - start_gap - 6, 0.0)))
+        e = self.distinct(e, s)
+        colour = self.colour_of(result.power)
+        edge = style.outline_for(colour)
+        failed = not result.succeeded
+        if kind == "convoy":
+            u = _unit(s, e)
+            k = DIAMOND
+            diamond = ((e[0] + u[0] * k, e[1] + u[1] * k), (e[0] - u[1] * k, e[1] + u[0] * k),
+                       (e[0] - u[0] * k, e[1] - u[1] * k), (e[0] + u[1] * k, e[1] - u[0] * k))
+            return Stroke(kind, ((s, None, e),), colour, edge, SUPPORT_WIDTH, failed, diamond=diamond,
+                          order=str(result.order))
+        return Stroke(kind, ((s, None, e),), colour, edge, SUPPORT_WIDTH, failed, dot=(e[0], e[1], DOT),
+                      order=str(result.order))
+
+
+def path_of(order: object) -> tuple[tuple[Location, ...], tuple[Location, ...]]:
+    """The places a move goes through, and those of its second move (each ends at its last)."""
+    if isinstance(order, (Move, Retreat)):
+        return (order.destination,), ()
+    if isinstance(order, MoveInRounds):
+        return order.steps, ()
+    if isinstance(order, (MoveAlongPath, SecondMove)):
+        return order.path, ()
+    if isinstance(order, MoveThen):
+        return order.first, order.then
+    destination = getattr(order, "destination", None)
+    if not isinstance(destination, Location):  # a unit placed where it starts (Rise of Rome II's leaders)
+        destination = getattr(order, "start", None)
+    return ((destination,), ()) if isinstance(destination, Location) else ((), ())
 
 
 def draw_orders(
@@ -175,51 +427,125 @@ def draw_orders(
     colour_of: Callable[[str | None], str],
     dislodged: set[tuple[str, Location]],
 ) -> OrderMarks:
-    marks = OrderMarks()
-    dislodged_at = {loc for _, loc in dislodged}
-    turns: dict[tuple[str, UnitType | None, Location], int] = {}
-
-    def where(ref: UnitRef) -> Point | None:  # a unit an order names (its power unknown)
-        return spots.unit(None, ref.type, ref.location, ref.location in dislodged_at)
-
+    drawer = _Drawer(spots, colour_of, dislodged)
+    results = [r for r in results if not isinstance(r.order, (Hold, Waive, Build)) and r.order.unit is not None]
+    origins = {id(r): drawer.origin(r) for r in results}
+    convoys = [r for r in results if isinstance(r.order, Convoy)]
+    marks = drawer.marks
+    # the moves first: supports and convoys end on their arrows
     for result in results:
-        order = result.order
-        if isinstance(order, (Hold, Waive, Build)) or order.unit is None:
+        order, found = result.order, origins[id(result)]
+        if found is None or isinstance(order, (SupportMove, SupportHold, Convoy, Disband)) or hasattr(order, "led") \
+                or hasattr(order, "target"):
             continue
-        colour = colour_of(result.power)
-        failed = not result.succeeded
-        unit_type = result.unit.type if result.unit is not None else order.unit.type
+        origin, own = found
+        path, then = path_of(order)
         location = result.unit.location if result.unit is not None else order.unit.location
-        key = (result.power, unit_type, location)
-        turns[key] = turns.get(key, -1) + 1
-        origin = spots.unit(result.power, unit_type, location, (result.power, location) in dislodged, turns[key])
-        if origin is None:
+        if not path or path == (location,):  # nowhere, or where it stands (a leader placed there)
             continue
+        via: list[Point] = []
+        if isinstance(order, Move):
+            via = _convoying(drawer, convoys, location, order.destination, origin)
+        kind = "retreat" if isinstance(order, Retreat) else "move"
+        stroke = drawer.arrow(result, origin, own, path, kind, via)
+        if stroke is None:
+            continue
+        marks.strokes.append(stroke)
+        drawer.record(stroke, location, path)
+        if via:
+            drawer.routes[location.province, order.destination.province] = via  # type: ignore[union-attr]
+        if then:  # the second move, from where the first ends
+            start = drawer.spots.of(path[-1])
+            if start is not None:
+                second = drawer.arrow(result, start, None, then, kind)
+                if second is not None:
+                    marks.strokes.append(second)
+                    drawer.record(second, path[-1], then)
+    for result in results:
+        order, found = result.order, origins[id(result)]
+        if found is None:
+            continue
+        origin, own = found
         mark: Stroke | None = None
-        if isinstance(order, (Move, Retreat)):
-            target = spots.of(order.destination)
+        if isinstance(order, SupportMove):
+            turn = drawer.support_ends.get((order.supported.location.province, order.destination.province), 0)
+            drawer.support_ends[order.supported.location.province, order.destination.province] = turn + 1
+            target = drawer.on_move(order.supported.location, order.destination, turn)
+            if target is None:  # the move was not ordered: part-way along where it would go
+                helped, goal = drawer.where(order.supported), drawer.spots.of(order.destination)
+                if helped is not None and goal is not None:
+                    target = _curve(helped, _control(helped, goal, BEND), goal, SUPPORT_POINTS[turn % 9] * 0.9)
             if target is not None:
-                mark = arrow(origin, target, colour, failed, "retreat" if isinstance(order, Retreat) else "move")
-        elif isinstance(order, SupportMove):
-            helped, goal = where(order.supported), spots.of(order.destination)
-            if helped is not None and goal is not None:
-                mark = line_to(origin, _bent_point(helped, goal, 0.72), colour, failed, "support", 0.0)
+                mark = drawer.line(result, origin, own, target, "support", 0.0)
         elif isinstance(order, SupportHold):
-            helped = where(order.supported)
+            helped = drawer.where(order.supported)
             if helped is not None:
-                mark = line_to(origin, helped, colour, failed, "support", style.UNIT_RADIUS + 3)
+                box = drawer.box_at(helped)
+                mark = drawer.line(result, origin, own, helped, "support", (box.half if box else style.UNIT_RADIUS) + 3)
         elif isinstance(order, Convoy):
-            army, goal = spots.of(order.army.location), spots.of(order.destination)
-            if army is not None and goal is not None:
-                mark = line_to(origin, _bent_point(army, goal, 0.5), colour, failed, "convoy", 0.0)
-        elif isinstance(order, Disband):
-            marks.crosses.append(Cross(origin[0], origin[1], style.UNIT_RADIUS + 3, style.DISLODGED, failed))
-        elif getattr(order, "destination", None) is not None:
-            target = spots.of(order.destination)  # type: ignore[attr-defined]
+            via = drawer.routes.get((order.army.location.province, order.destination.province), [])
+            if origin in via:  # on the army's arrow: a diamond where the arrow reaches the fleet
+                mark = _on_route(drawer, result, origin, own, order)
+            else:
+                army = drawer.where(order.army)
+                if army is not None:
+                    box = drawer.box_at(army)
+                    mark = drawer.line(result, origin, own, army, "convoy", (box.half if box else style.UNIT_RADIUS) + 5)
+        elif isinstance(getattr(order, "target", None), UnitRef):  # an attack on a unit (Eagles' fleets)
+            province = order.target.location.province  # type: ignore[attr-defined]
+            there = [b for b in drawer.boxes if b.province == province and math.dist((b.x, b.y), origin) > 0.5]
+            target = min(((b.x, b.y) for b in there), key=lambda p: math.dist(p, origin), default=None)
             if target is not None:
-                mark = arrow(origin, target, colour, failed)
+                box = drawer.box_at(target)
+                mark = drawer.line(result, origin, own, target, "support", (box.half if box else style.UNIT_RADIUS) + 3)
+        elif isinstance(getattr(order, "led", None), UnitRef):  # a leader going with a unit (Rise of Rome II)
+            helped = drawer.where(order.led)  # type: ignore[attr-defined]
+            if helped is not None:
+                box = drawer.box_at(helped)
+                mark = drawer.line(result, origin, own, helped, "support", (box.half if box else style.UNIT_RADIUS) + 3)
+        elif isinstance(order, Disband):
+            marks.crosses.append(Cross(origin[0], origin[1], style.UNIT_RADIUS + 3, style.DISLODGED,
+                                       not result.succeeded, str(order)))
         if mark is not None:
             marks.strokes.append(mark)
     # thin lines under arrows
     marks.strokes.sort(key=lambda s: s.kind in ("move", "retreat"))
     return marks
+
+
+def _convoying(drawer: _Drawer, convoys: Sequence[OrderResult], army: Location, goal: Location,
+               start: Point) -> list[Point]:
+    """The marks of the fleets ordered to convoy this army there, in the order the army passes
+    them (each the nearest not yet passed)."""
+    fleets = []
+    for result in convoys:
+        order = result.order
+        if order.army.location.province == army.province and order.destination.province == goal.province:  # type: ignore[attr-defined]
+            found = drawer.spots.unit(result.power, result.unit.type if result.unit else order.unit.type,
+                                      result.unit.location if result.unit else order.unit.location, False)
+            if found is not None:
+                fleets.append(found)
+    route, here = [], start
+    while fleets:
+        nearest = min(fleets, key=lambda p: math.dist(p, here))
+        fleets.remove(nearest)
+        route.append(nearest)
+        here = nearest
+    return route
+
+
+def _on_route(drawer: _Drawer, result: OrderResult, origin: Point, own: UnitBox | None, order: Convoy) -> Stroke:
+    """A convoying fleet's mark on the army's arrow: a diamond on its edge, where the arrow comes in."""
+    found = drawer.moves.get((order.army.location.province, order.destination.province))
+    towards = drawer.where(order.army) or origin
+    if found is not None:  # where the step that reaches the fleet comes from
+        towards = next((step[0] for step in found[0].steps if math.dist(step[2], origin) < 1.0), towards)
+    half = (own.half if own is not None else style.UNIT_RADIUS) + DIAMOND + 1
+    e = drawer.distinct(_along(origin, towards, half), towards)
+    u = _unit(origin, e)
+    k = DIAMOND
+    diamond = ((e[0] + u[0] * k, e[1] + u[1] * k), (e[0] - u[1] * k, e[1] + u[0] * k),
+               (e[0] - u[0] * k, e[1] - u[1] * k), (e[0] + u[1] * k, e[1] - u[0] * k))
+    colour = drawer.colour_of(result.power)
+    return Stroke("convoy", (), colour, style.outline_for(colour), SUPPORT_WIDTH, not result.succeeded,
+                  diamond=diamond, order=str(order))

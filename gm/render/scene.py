@@ -19,7 +19,8 @@ from functools import lru_cache
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Build
+from gm.domain.orders import Build, Order
+from gm.domain.outcomes import OrderResult
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit, UnitType
@@ -28,7 +29,7 @@ from gm.render.colours import Palette
 from gm.render.labels import Label, Taken, Wanted, label_box, place_labels
 from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
 from gm.render.legend import mark_legend, order_key, power_legend, tint_fill
-from gm.render.order_marks import Cross, OrderMarks, draw_orders
+from gm.render.order_marks import Cross, OrderMarks, UnitBox, draw_orders
 from gm.render.removals import removals
 from gm.render.room import Room, room_of
 from gm.render.scene_types import (
@@ -48,9 +49,10 @@ from gm.render.spacing import spaced_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
 
 __all__ = ["Area", "CentreMark", "Label", "LegendEntry", "LinkMark", "MarkLegend", "MarkerMark", "Scene", "TintArea",
-           "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "unit_mark"]
+           "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "order_scene", "unit_mark"]
 
 Point = tuple[float, float]
+LINE_ROOM = 2.0  # half the room an order's line takes from the names
 
 
 def dislodged_offset(spot: Point) -> Point:
@@ -66,17 +68,19 @@ def unit_mark(placed: Placed, colour: str) -> UnitMark:
 
 
 def build_scene(variant: Variant, position: Position, report: PhaseReport | None = None,
-                title: str | None = None, arrivals: Sequence[str] = ()) -> Scene:
+                title: str | None = None, arrivals: Sequence[str] = (), orders: Sequence[OrderResult] = ()) -> Scene:
     """``arrivals``: the powers the map does not list, in the order they came into the game
-    (their colours: ``colours.Palette``)."""
+    (their colours: ``colours.Palette``). Without a report, ``orders`` are drawn on the board
+    as given (``order_scene``)."""
     shapes = spaced_shapes(variant.map.name)
     after = report.next if report is not None else position  # the board once the phase is over
     shown = {u.power for board in (position, after) for u in board.units}
     shown |= {d.unit.power for board in (position, after) for d in board.dislodged}
     shown |= set(position.centres.values()) | set(after.centres.values())
     palette = Palette(variant, shown, tuple(arrivals))
-    pen = layers_of(variant, position, shapes.provinces, palette)
-    tallies = (pen if after is position else layers_of(variant, after, shapes.provinces, palette)).tallies
+    # the board the legend counts: owners, centres and the variant's layers as the phase leaves them
+    pen = layers_of(variant, after, shapes.provinces, palette)
+    tallies = pen.tallies
     patterns = _tint_patterns(pen)
     legend, legend_height = power_legend(variant, position, after, palette, shapes.width, tallies.values())
     marks_legend, mark_legend_height = mark_legend(pen, patterns, shapes.width, legend_height)
@@ -94,7 +98,7 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
         mark_legend=marks_legend,
         legend_top=style.TITLE_HEIGHT + shapes.height,
     )
-    _areas(scene, shapes, position, palette, variant)
+    _areas(scene, shapes, after, palette, variant)
     _layers(scene, shapes, pen, patterns)
     spots = _Spots(shapes)
     # units dislodged on this board: waiting to retreat, or (with a movement report) dislodged now
@@ -105,8 +109,9 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
         spots.add(piece)
     for placed in spots.place():
         scene.units.append(unit_mark(placed, palette.colour(placed.piece.unit.power)))
-    if report is not None:
-        marks: OrderMarks = draw_orders(report.results, spots, palette.colour, dislodged)
+    drawn = report.results if report is not None else orders
+    if drawn:
+        marks: OrderMarks = draw_orders(drawn, spots, palette.colour, dislodged)
         scene.strokes, scene.crosses = marks.strokes, marks.crosses
     # units drawn last on top; dislodged ones above the rest
     scene.units.sort(key=lambda m: m.dislodged)
@@ -114,6 +119,21 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     scene.key = order_key(_shown_marks(scene), scene.width)
     scene.labels = _labels(shapes, scene)
     return scene
+
+
+def order_scene(variant: Variant, position: Position, orders: Sequence[tuple[str, Order]], title: str | None = None,
+                arrivals: Sequence[str] = ()) -> Scene:
+    """The board of ``position`` with ``orders`` (power, order: as typed, not yet adjudicated)
+    drawn with the marks the results picture gives them, none failed: what a player sees of
+    the orders they are writing."""
+    results = []
+    for power, order in orders:
+        unit = None
+        ref = getattr(order, "unit", None)
+        if ref is not None:
+            unit = next((u for u in position.units if u.power == power and u.location == ref.location), None)
+        results.append(OrderResult(power, order, unit, True))
+    return build_scene(variant, position, None, title, arrivals, results)
 
 
 def _shown_marks(scene: Scene) -> set[str]:
@@ -168,11 +188,12 @@ def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
 
 
 def _labels(shapes: MapShapes, scene: Scene) -> list[Label]:
-    """Every province's name, clear of the units, the centre marks, the markers, the ends of the
-    orders' lines (arrowheads) and each other."""
+    """Every province's name, clear of the units, the centre marks, the markers, the orders'
+    lines and their ends (arrowheads) and each other."""
     ends = [box for box in (s.end_box for s in scene.strokes) if box is not None]
+    lines = [(x - LINE_ROOM, y - LINE_ROOM, x + LINE_ROOM, y + LINE_ROOM) for s in scene.strokes for x, y in s.points()]
     taken = Taken([m.box for m in scene.units] + [c.box for c in scene.centres] + [m.box for m in scene.markers]
-                  + ends)
+                  + ends + lines)
     wanted = [Wanted(pid, shape.kind == "sea", shape.label, shape.path) for pid, shape in shapes.provinces.items()
               if shape.kind != "impassable"]
     return place_labels(wanted, taken, shapes.width, shapes.height)
@@ -191,6 +212,10 @@ class _Spots:
         self.waiting: dict[Point, list[Piece]] = {}
         self.marks: dict[tuple[str, UnitType, Location, bool], list[Point]] = {}
         self.anywhere: dict[tuple[Location, bool], list[tuple[UnitType, Point]]] = {}
+        self.placed: list[UnitBox] = []
+
+    def boxes(self) -> list[UnitBox]:
+        return self.placed
 
     def of(self, location: Location) -> Point | None:
         shape = self.shapes.provinces.get(location.province)
@@ -212,6 +237,9 @@ class _Spots:
         """Every unit's mark, the units of one spot side by side, inside their province."""
         placed = [mark for spot, pieces in self.waiting.items() for mark in lay_out(pieces, spot, self.room(pieces))]
         for mark in placed:
+            look, double = mark.piece.look, mark.piece.double
+            self.placed.append(UnitBox(mark.x, mark.y, max(look.half_width(double), look.half_height(double)),
+                                       mark.piece.unit.location.province, mark.piece.dislodged))
             if mark.piece.ghost:
                 continue  # no order starts from a unit drawn where it was removed
             unit = mark.piece.unit

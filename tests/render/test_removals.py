@@ -111,7 +111,7 @@ def test_a_unit_destroyed_where_it_moved_to_is_drawn_there_faint_and_struck_out_
     (arrow,) = [s for s in scene.strokes if s.kind == "move"]
     assert not arrow.dashed
     tip = arrow.head[0]
-    assert math.dist(tip, (mark.x, mark.y)) < style.UNIT_RADIUS + 4  # the arrow ends at the removed unit
+    assert math.dist(tip, (mark.x, mark.y)) < style.UNIT_RADIUS + 7  # the arrow ends at the removed unit's edge
     svg = render_phase_svg(EAGLES, position, report)
     assert 'opacity="0.5"' in svg and "removed</text>" in svg
 
