@@ -1,12 +1,12 @@
 """A web action is a mail: the same commands, run the same way, in one unit of work.
 
-What a player or the GM does on the web (orders, press, WAIT, DRAW, the GM's commands) is fed
-to the command layer exactly as the intake feeds a mail's commands: in one transaction
-(``in_transaction``: run again whole after a conflict with another process), the game's row
-locked first, as a SIGNON locks it, so that a phase is processed wholly before or wholly after
-the action (docs/delivery.md); then ``run_commands`` with a ``MailContext`` entered as the
-session's seat (or as the game master), and the reply queued to the seat's registered address,
-which confirms the action by mail.
+What a player or the GM does on the web (orders, press, WAIT, DRAW, the GM's commands; an
+observer's press to the GM) is fed to the command layer exactly as the intake feeds a mail's
+commands: in one transaction (``in_transaction``: run again whole after a conflict with another
+process), the game's row locked first, as a SIGNON locks it, so that a phase is processed wholly
+before or wholly after the action (docs/delivery.md); then ``run_commands`` with a
+``MailContext`` entered as the session's seat (or as the game master, or as an observer), and
+the reply queued to the seat's registered address, which confirms the action by mail.
 
 Each action is stored as an inbound mail (``inbound_mail``: its sender the seat's address, a
 ``web:`` source key, its text as a mail would carry it, and ``Auto-Submitted``, so that the mail
@@ -95,8 +95,9 @@ def answer_lines(sections: list[Section]) -> list[str]:
 
 def act(services: Services, table: CommandTable, actor: Actor, subject: str, invocations: list[Invocation]) -> Done:
     """Run ``invocations`` as ``actor`` (see the module's docstring)."""
-    if actor.role == WebRole.OBSERVER:
-        raise ActionRefused("an observer reads the game; only its players and GM act in it")
+    if actor.role == WebRole.OBSERVER and any(i.name != "PRESS" for i in invocations):
+        raise ActionRefused("an observer reads the game and writes to its game master; only its players and GM "
+                            "act in it")
     text = mail_text(table, invocations)
     key = f"web:{actor.session_id}:{secrets.token_hex(12)}"
     try:
@@ -131,6 +132,8 @@ def _act_in(services: Services, table: CommandTable, actor: Actor, subject: str,
                       inbound_id=inbound_id, authenticated=True)
     seat = next((s for s in game.seats if s.id == actor.seat_id), None)
     ctx.enter(game, seat, as_gm=actor.role == WebRole.GM)
+    if actor.role == WebRole.OBSERVER:
+        ctx.observer = actor.address.lower()  # its press: to the GM alone (gm.commands.press)
     sections = run_commands(ctx, table, invocations)
     # The confirmation by mail: the reply a mail with these commands would get, to the seat's address.
     withheld = queue_reply(services, session, Addressee(actor.address, None, subject, now), sections,

@@ -67,6 +67,8 @@ def build_app(services: Services, table: CommandTable | None = None, pictures: P
         Route("/games/{name}/play/press", play.post_press, methods=["POST"]),
         Route("/games/{name}/play/command", play.post_command, methods=["POST"]),
         Route("/games/{name}/play/gm", play.post_gm, methods=["POST"]),
+        Route("/games/{name}/play/absence", play.post_absence, methods=["POST"]),
+        Route("/games/{name}/play/end", play.post_end, methods=["POST"]),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders), Middleware(Bounds)],
                     exception_handlers={404: not_found})

@@ -25,12 +25,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-SMALL_FORM_BYTES = 8 * 1024  # the sign-in, link and sign-off forms: a token, a name, a CSRF token
+SMALL_FORM_BYTES = 8 * 1024  # the sign-in, link and sign-off forms, an absence, the end of a game: a few words
 ACTION_BYTES = 64 * 1024  # orders, press, the GM's commands, the order box's checks
 MAX_FIELDS = 50
 MAX_JSON_DEPTH = 32
 
-_SMALL_FORMS = re.compile(r"^/games/[^/]+/(signin|link|signoff)$")
+_SMALL_FORMS = re.compile(r"^/games/[^/]+/(signin|link|signoff|play/absence|play/end)$")
 _ACTIONS = re.compile(r"^/games/[^/]+/play/(check|orders|press|command|gm)$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PATH_CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -11,10 +11,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gm.games.lifecycle import find_game
-from gm.store.models import Game
+from gm.store.models import Game, WebRole
 from gm.web.security import game_id_of_cookie, token_in
 from gm.web.state import Reader, WebState
-from gm.web.views import game_rows, game_view, phase_view, rules_text
+from gm.web.views import game_rows, game_view, observer_press, phase_view, rules_text
 
 
 def _signed_in(state: WebState, session: Session, request: Request) -> set[int]:
@@ -69,7 +69,10 @@ async def _game_page(request: Request, render: Callable[[WebState, Session, Game
 async def game(request: Request) -> Response:
     def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
         view = game_view(state.services, session, found, state.pictures)
-        return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found)
+        observing = reader is not None and reader.role == WebRole.OBSERVER
+        mine = observer_press(state.services, session, found, reader.row.address) if observing else []  # type: ignore[union-attr]
+        return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found, observing=observing,
+                          own_press=mine)
 
     return await _game_page(request, render)
 

@@ -10,6 +10,7 @@ so a session taken over on the web never becomes a lasting secret."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,12 +22,17 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from gm.commands.base import CommandError, Invocation, MailContext
 from gm.commands.press import visible_press
 from gm.commands.reader import ORDERS, read_invocations
+from gm.commands.absence import player_zone
 from gm.domain.phases import PhaseKind
+from gm.games import absences
 from gm.games.lifecycle import current_seats, find_game
+from gm.games.mailer import format_moment, zone_named
 from gm.games.orderbook import current_orders
+from gm.games.votes import survivors
 from gm.reports.names import Namer
 from gm.services.mailtext import readable_lines
-from gm.store.models import AuditEntry, Game, GameStatus, WebRole
+from gm.settings.model import DrawAmong, format_duration
+from gm.store.models import AuditEntry, Game, GameStatus, PhaseRecord, Seat, WebRole
 from gm.store.retry import DatabaseBusy
 from gm.web.actions import ActionRefused, Actor, RateLimited, act
 from gm.web.limits import clean, json_object, read_body, read_form
@@ -37,6 +43,8 @@ from gm.web.views import game_view
 
 SIMPLE_COMMANDS = ("WAIT", "NOWAIT", "DRAW", "NODRAW", "CLEAR")  # the buttons: one command each
 MAX_LINES = 500  # of an order box or a press text
+GM_TO = "GM"  # the press form's recipient for the game master
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _context(state: WebState, session: Session, game: Game, reader: Reader) -> MailContext:
@@ -44,6 +52,8 @@ def _context(state: WebState, session: Session, game: Game, reader: Reader) -> M
     ctx = MailContext(services=state.services, session=session, sender=reader.row.address, now=state.services.clock.now())
     seat = next((s for s in game.seats if s.id == reader.row.seat_id), None)
     ctx.enter(game, seat, as_gm=reader.role == WebRole.GM)
+    if reader.role == WebRole.OBSERVER:
+        ctx.observer = reader.row.address.lower()  # may write to the GM, and reads its own press to it
     return ctx
 
 
@@ -88,8 +98,15 @@ def _player_part(state: WebState, ctx: MailContext, game: Game) -> dict[str, Any
         if position.phase.kind is PhaseKind.RETREATS:
             units += [f"{namer.unit(d.unit)} (dislodged)" for d in position.dislodged if d.unit.power == power]
     seat = ctx.seat if power is not None else None
+    alive = survivors(state.services, game) if power is not None and game.position else []
     return {
         "power": power,
+        "absence_rules": settings.absences,
+        "absence_limits": f"{format_duration(settings.absences.longest)} at most, {settings.absences.per_player} a player",
+        "absences": _absences_of(ctx, game, seat) if seat is not None else [],
+        "draw_named": settings.draw.among is DrawAmong.ANY,
+        "survivors": alive,
+        "draw_with": seat.draw_with if seat is not None else None,
         "units": units,
         "status_lines": status,
         "press_lines": visible_press(ctx, game),
@@ -107,7 +124,17 @@ def _gm_part(state: WebState, session: Session, game: Game) -> dict[str, Any]:
         namer = Namer(state.services.variant_of(game), state.services.position_of(game))
         for power, lines in sorted(current_orders(session, game).items()):
             orders[power] = [namer.order(o, power) for o in state.services.orders_from(game, lines)]
-    return {"all_orders": orders}
+    processed = session.scalar(select(PhaseRecord.id).where(PhaseRecord.game_id == game.id).limit(1)) is not None
+    return {"all_orders": orders, "can_terminate": game.status != GameStatus.FINISHED,
+            "can_unstart": game.status in (GameStatus.ACTIVE, GameStatus.PAUSED) and not processed}
+
+
+def _absences_of(ctx: MailContext, game: Game, seat: Seat) -> list[dict[str, str]]:
+    """The seat's player's absences in the game not ended, as the player reads them."""
+    zone = player_zone(ctx, seat)
+    return [{"from": format_moment(a.starts, zone), "to": format_moment(a.ends, zone),
+             "day": a.starts.astimezone(zone_named(zone)).date().isoformat()}
+            for a in absences.mine(ctx.session, game, seat) if a.cancelled_at is None and a.ends > ctx.now]
 
 
 def _answer(session: Session, game: Game, reader: Reader, done: str) -> list[str]:
@@ -212,6 +239,11 @@ async def post_press(request: Request) -> Response:
         def build(game: Game, reader: Reader) -> list[Invocation] | str:
             if not "".join(body).strip():
                 return "The press had no text."
+            if GM_TO in recipients:  # to the game master alone
+                if len(recipients) > 1:
+                    return "Press goes to the game master alone, or to powers (the game master reads all press)."
+                args = " ".join(words + ["TO", "GM"])
+                return [Invocation("PRESS", args, 1, f"PRESS {args}", body=body)]
             known = {s.power for s in current_seats(game) if s.power}
             if any(power not in known for power in recipients):
                 return "The press names a power not in this game."
@@ -226,15 +258,57 @@ async def post_press(request: Request) -> Response:
 async def post_command(request: Request) -> Response:
     def read(form: dict[str, list[str]]) -> tuple[str, Build]:
         word = first(form, "command").upper()
+        among = [power for power in form.get("among", []) if power] if word == "DRAW" else []
 
         def build(game: Game, reader: Reader) -> list[Invocation] | str:
             if word not in SIMPLE_COMMANDS:
                 return "Unknown action."
-            return [Invocation(word, "", 1, word)]
+            known = {s.power for s in current_seats(game) if s.power}
+            if any(power not in known for power in among):
+                return "The draw names a power not in this game."
+            text = " ".join([word, *among])  # DRAW with powers: a draw shared by them only
+            return [Invocation(word, " ".join(among), 1, text)]
 
         return (word.lower() if word in SIMPLE_COMMANDS else "action"), build
 
     return await _act(request, read)
+
+
+async def post_absence(request: Request) -> Response:
+    """An absence (two dates, as SET ABSENCE reads them), or one cancelled (the day it starts)."""
+    def read(form: dict[str, list[str]]) -> tuple[str, Build]:
+        starts, ends, cancel = (first(form, key).strip() for key in ("from", "to", "cancel"))
+
+        def build(game: Game, reader: Reader) -> list[Invocation] | str:
+            if cancel:
+                if not DAY.fullmatch(cancel):
+                    return "Say which absence to cancel by the day it starts."
+                return [Invocation("CANCEL", f"ABSENCE {cancel}", 1, f"CANCEL ABSENCE {cancel}")]
+            if not (DAY.fullmatch(starts) and DAY.fullmatch(ends)):
+                return "Give the first and the last day of the absence (YYYY-MM-DD)."
+            args = f"ABSENCE {starts} TO {ends}"
+            return [Invocation("SET", args, 1, f"SET {args}")]
+
+        return "absence", build
+
+    return await _act(request, read)
+
+
+async def post_end(request: Request) -> Response:
+    """The GM's TERMINATE (with its reason) or UNSTART."""
+    def read(form: dict[str, list[str]]) -> tuple[str, Build]:
+        word, reason = first(form, "end").upper(), " ".join(first(form, "reason").split())
+
+        def build(game: Game, reader: Reader) -> list[Invocation] | str:
+            if word == "UNSTART":
+                return [Invocation("UNSTART", "", 1, "UNSTART")]
+            if word == "TERMINATE":
+                return [Invocation("TERMINATE", reason, 1, f"TERMINATE {reason}".rstrip())]
+            return "Unknown action."
+
+        return word.lower() if word in ("TERMINATE", "UNSTART") else "action", build
+
+    return await _act(request, read, gm_only=True)
 
 
 SECRET_WORDS = ("PASSWORD", "SECRET")

@@ -23,9 +23,9 @@ from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
 from gm.games.pictures import chart_title, phase_report
 from gm.games.endings import TERMINATED
-from gm.games.press_readers import ANYONE, reads, signed
+from gm.games.press_readers import ANYONE, Reader, reads, sent_by, signed
 from gm.reports.results import results_context
-from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus
+from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus, WebRole
 from gm.web.pictures import Pictures
 
 _SEAT_NOTES = {SeatStatus.CIVIL_DISORDER: "civil disorder", SeatStatus.VACANT: "seat open",
@@ -183,6 +183,15 @@ def public_press(services: Services, session: Session, game: Game) -> list[Publi
         sender = signed(press)
         found.append(PublicPress(phase_title(services, game, press.phase), sender, press.body, press.sent_at))
     return found
+
+
+def observer_press(services: Services, session: Session, game: Game, address: str) -> list[PublicPress]:
+    """An observer's own press to the game master (gm.games.press_readers: it reads what it sent)."""
+    reader = Reader.of(WebRole.OBSERVER, None, address)
+    return [PublicPress(phase_title(services, game, press.phase), "you, to the game master", press.body, press.sent_at)
+            for press in session.scalars(select(Press).where(Press.game_id == game.id, Press.to_gm.is_(True))
+                                         .order_by(Press.id))
+            if sent_by(press, reader)]
 
 
 def phase_view(services: Services, session: Session, game: Game, code: str, pictures: Pictures) -> PhaseView | None:
