@@ -30,10 +30,11 @@ SETTINGS = ("variant: roman-diplomacy-i\ngm: master@example.test\ntimezone: Euro
 # Every command only a game master may give, as it would be given to rd now (Spring A.D. 100).
 GM_ONLY = ["PROCESS S100M", "PREVIEW", "ROLLBACK W99A", "PAUSE the holidays", "RESUME", "EJECT Latium",
            "REPLACE Latium thief@example.org", "RENAME Latium TO Samnium", "BECOME Latium", "START",
-           "SET DEADLINE +30d", "APPROVE thief@example.org", "REFUSE thief@example.org"]
+           "SET DEADLINE +30d", "APPROVE thief@example.org", "REFUSE thief@example.org",
+           "TERMINATE nobody plays any more", "UNSTART"]
 GM_ACTIONS = {"process-now", "preview", "rollback", "paused", "resumed", "ejected", "replaced", "renamed",
               "become", "deadline-set", "started", "gm-secret-changed", "created", "taken-over",
-              "takeover-refused"}
+              "takeover-refused", "finished", "unstarted"}
 # And what a game master does differently from a player with the same words: press unsigned, the
 # game master's secret, every press in HISTORY.
 AS_ANYONE = ["SET PASSWORD hijacked-gm-secret", "PRESS\nThe game master extends the deadline.\nENDPRESS",
