@@ -11,7 +11,8 @@ from gm.commands.base import MailContext
 from gm.games import openings, records
 from gm.games.lifecycle import current_seats
 from gm.games.mailer import hang
-from gm.store.models import Game, Player
+from gm.games.context import Services
+from gm.store.models import Game, Opening, Player
 
 
 def gm_status(ctx: MailContext, game: Game) -> list[str]:
@@ -40,13 +41,13 @@ def gm_status(ctx: MailContext, game: Game) -> list[str]:
         lines += ["", "Open powers:"]
         for opening in open_now:
             seat = openings.holder(game, opening)
-            lines.append(hang(f"  {seat.power if seat else '?'}: {_stage(ctx, game, opening, session)}", 4))
+            lines.append(hang(f"  {seat.power if seat else '?'}: {opening_stage(ctx.services, session, game, opening)}", 4))
     asks = openings.waiting_asks(session, game)
     if asks:
         lines += ["", "Asks to take over, waiting for your answer (APPROVE <address> or REFUSE <address>):"]
         for request in asks:
             player = session.get(Player, request.player_id)
-            opening = session.get(openings.Opening, request.opening_id)
+            opening = session.get(Opening, request.opening_id)
             seat = openings.holder(game, opening) if opening is not None else None
             lines.append(f"  {player.email if player else '?'} for {seat.power if seat else '?'}")
     named, anyone = len(openings.standbys(session, game)), len(openings.standbys(session, None))
@@ -55,9 +56,10 @@ def gm_status(ctx: MailContext, game: Game) -> list[str]:
     return lines
 
 
-def _stage(ctx: MailContext, game: Game, opening: openings.Opening, session: Session) -> str:
-    if openings.offered_to_everyone(ctx.services, game, opening):
-        return f"open to everyone ({openings.policy_words(ctx.services, game)})"
+def opening_stage(services: Services, session: Session, game: Game, opening: Opening) -> str:
+    """Where an open power stands: offered to a standby (until when), to everyone, or the GM's."""
+    if openings.offered_to_everyone(services, game, opening):
+        return f"open to everyone ({openings.policy_words(services, game)})"
     if opening.public_at is not None:
         return "waits for you to REPLACE its player (the game's takeover setting is none)"
     player = session.get(Player, opening.offered_to) if opening.offered_to is not None else None
@@ -65,4 +67,4 @@ def _stage(ctx: MailContext, game: Game, opening: openings.Opening, session: Ses
         return "being offered"
     if opening.offer_until is None:
         return f"offered to {player.email}, who stands by and has asked for it"
-    return f"offered to {player.email}, who stands by, until {openings.when(ctx.services, game, opening.offer_until)}"
+    return f"offered to {player.email}, who stands by, until {openings.when(services, game, opening.offer_until)}"

@@ -39,6 +39,7 @@ from gm.web.limits import clean, json_object, read_body, read_form
 from gm.web.security import csrf_of_session_right, same_origin
 from gm.web.signin import first
 from gm.web.state import Reader, WebState
+from gm.web import takeovers
 from gm.web.views import game_view
 
 SIMPLE_COMMANDS = ("WAIT", "NOWAIT", "DRAW", "NODRAW", "CLEAR")  # the buttons: one command each
@@ -75,7 +76,8 @@ async def play_page(request: Request) -> Response:
             return state.page(request, "web/play.html.j2", reader=reader, game=game, reader_label=label,
                               view=game_view(state.services, session, game, state.pictures),
                               answer=_answer(session, game, reader, done), **_player_part(state, ctx, game),
-                              **(_gm_part(state, session, game) if ctx.is_gm else {}))
+                              **(_gm_part(state, session, game) if ctx.is_gm else {}),
+                              **(takeovers.gm_part(state.services, session, game) if ctx.is_gm else {}))
 
     return await state.work(read)
 

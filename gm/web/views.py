@@ -5,7 +5,9 @@ moment (LIST, the results mails, press to everyone, HELP RULES).
   printed them (so no order is shown before its phase is adjudicated, and no die before it fell);
 - press to everyone once it is out (press held for the results only with them), grey press
   signed "an anonymous power", never a list of recipients of private press;
-- no address, ever; a player's name only once the game is over, as the end mail gives it.
+- no address, ever; a player's name only once the game names its players (gm.games.reveal: once it
+  is over, as the end mail gives it);
+- the powers open to take over, and each player's deadlines kept, late and missed, as LIST gives them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from gm.games.endings import TERMINATED
 from gm.games.press_readers import ANYONE, Reader, reads, sent_by, signed
 from gm.reports.results import results_context
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus, WebRole
+from gm.games.reveal import player_name, players_named
 from gm.web.pictures import Pictures
+from gm.web.takeovers import OpenPower, open_powers, seat_records
 
 _SEAT_NOTES = {SeatStatus.CIVIL_DISORDER: "civil disorder", SeatStatus.VACANT: "seat open",
                SeatStatus.ELIMINATED: "out"}
@@ -56,7 +60,8 @@ class PowerRow:
     centres: int
     units: int
     note: str
-    player: str  # only once the game is over
+    player: str  # only once the game names its players (gm.games.reveal)
+    deadlines: str = ""  # its player's deadlines kept, late and missed (gm.games.records)
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ class GameView:
     chart: Markup | None
     chart_title: str
     state: list[tuple[str, list[str]]]  # a variant's own tallies (treasuries), as the results print them
+    open_powers: tuple[OpenPower, ...] = ()  # to take over (gm.web.takeovers)
 
 
 @dataclass(frozen=True)
@@ -137,18 +143,20 @@ def game_view(services: Services, session: Session, game: Game, pictures: Pictur
         board = pictures.board_now(game)
         chart = pictures.chart(session, game)
         state = variant.state_report(position)
-        over = game.status == GameStatus.FINISHED
+        named = players_named(services, game)
+        kept = seat_records(session, game)
         for seat in sorted(current_seats(game), key=lambda s: s.power or ""):
             if not seat.power:
                 continue
             powers.append(PowerRow(seat.power, len(position.centres_of(seat.power)), len(position.units_of(seat.power)),
                                    _SEAT_NOTES.get(seat.status, ""),
-                                   seat.player.name if over and seat.player is not None else ""))
+                                   player_name(seat.player) if named and seat.player is not None else "",
+                                   kept.get(seat.id, "")))
     phases = [PhaseLink(code, phase_title(services, game, code)) for code in _phase_codes(session, game)]
     return GameView(game, variant.map.title, phase_title(services, game, game.phase),
                     game.deadline if game.status == GameStatus.ACTIVE else None, settings.schedule.zone.key,
                     seats_open(services, game), _result(game), powers, phases, public_press(services, session, game),
-                    board, chart, chart_title(variant), state)
+                    board, chart, chart_title(variant), state, open_powers(services, session, game))
 
 
 def _phase_codes(session: Session, game: Game) -> list[str]:
