@@ -510,6 +510,7 @@ class Draw(Command):
 class NoDraw(Draw):
     name = "NODRAW"
     aliases = ("NO-DRAW",)
+    usage = "NODRAW"
     summary = "withdraw your draw vote"
     agree = False
 
