@@ -8,8 +8,9 @@ back to a phase it played, as any finished game.
 UNSTART returns a started game to forming before its first phase is adjudicated (njudge's
 UNSTART): every player keeps a seat; where the powers were drawn at the start they are drawn
 again at the next (a player's own choice of power, where the players found theirs, is kept);
-the orders given are forgotten, the press stays. It starts again as a forming game does: START,
-or by itself when full (``start: when-full``) once its settings are changed.
+the orders given are forgotten, the press stays; a power open to take over is open no more (a
+seat without a player is freed for JOIN). It starts again as a forming game does: START, or by
+itself when full (``start: when-full``) once its settings are changed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from gm.games import openings
 from gm.games.context import Services
 from gm.games.lifecycle import GameError, current_seats, finish
 from gm.games.notices import tell_everyone
@@ -32,6 +34,7 @@ def terminate(services: Services, session: Session, game: Game, reason: str, act
     if not reason.strip():
         raise GameError("say why, for everyone: TERMINATE <reason>")
     finish(services, session, game, {"kind": TERMINATED, "reason": reason.strip(), "phase": game.phase}, actor=actor)
+    openings.settle(services, session, game)  # no power is open to take over in a game that is over
 
 
 def unstart(services: Services, session: Session, game: Game, actor: str) -> None:
@@ -60,6 +63,7 @@ def unstart(services: Services, session: Session, game: Game, actor: str) -> Non
     game.phase_started_at = game.deadline = game.deadline_unheld = game.due_at = game.orders_complete_at = None
     game.notices = {}
     game.paused_reason = ""
+    openings.settle(services, session, game)  # a forming game has no power open to take over
     services.audit(session, game, actor, "unstarted")
     again = ("START starts it again" if services.settings_of(game).start is StartPolicy.MANUAL
              else "it starts again when its game master sends START, or by itself once its settings change")

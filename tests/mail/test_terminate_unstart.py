@@ -8,10 +8,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select
 
 from gm.games.lifecycle import current_seats, find_game
 from gm.games.passwords import hash_secret
-from gm.store.models import GameStatus, OrderSet
+from gm.store.models import GameStatus, Opening, OrderSet
 from tests.mail.conftest import GM_SECRET, Post, secret_of
 from tests.store.conftest import World, database_url, game_file, world  # noqa: F401  (fixtures)
 from tests.variants.by_mail import secret_in
@@ -155,3 +156,21 @@ def test_a_game_whose_start_rolls_dice_rolls_the_same_when_it_starts_again(world
     again = post.mails(to=GM, kind="start")[-1].body
     assert len(post.mails(to=GM, kind="start")) == 2
     assert "Drawn with the dice:" in first and again == first  # the powers, the generals, every roll
+
+
+@pytest.mark.parametrize("command", ["TERMINATE the game is stopped", "UNSTART"])
+def test_a_power_open_to_take_over_is_open_no_more(world: World, command: str) -> None:
+    post = started(world)
+    post.send(GM, GM_SIGNON + "EJECT France\n")
+    with world.services.db.sessions() as session:
+        (opening,) = session.scalars(select(Opening)).all()
+        assert opening.closed_at is None
+    post.send(GM, GM_SIGNON + command + "\n")
+    with world.services.db.sessions() as session:
+        (opening,) = session.scalars(select(Opening)).all()
+        assert opening.closed_at is not None and opening.closed_why == "ended"
+    if command == "UNSTART":  # the seat France's player left is free to JOIN
+        game = stored(world)
+        assert len(current_seats(game)) == 6
+        post.send("paris@example.test", "JOIN g France\n")
+        assert "You have joined g, asking for France." in post.reply("paris@example.test")
