@@ -42,7 +42,7 @@ def gm_status(ctx: MailContext, game: Game) -> list[str]:
         for opening in open_now:
             seat = openings.holder(game, opening)
             lines.append(hang(f"  {seat.power if seat else '?'}: {opening_stage(ctx.services, session, game, opening)}", 4))
-    asks = openings.waiting_asks(session, game)
+    asks = openings.waiting_asks(session, game, open_only=True)
     if asks:
         lines += ["", "Asks to take over, waiting for your answer (APPROVE <address> or REFUSE <address>):"]
         for request in asks:

@@ -19,7 +19,7 @@ from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games import openings, orderbook, records
 from gm.games.lifecycle import GameError, current_seats, find_game, player_for, power_named, seat_of, units_named
-from gm.games.mailer import format_moment, reader_zone
+from gm.games.mailer import reader_zone
 from gm.games.notices import recipients, tell_gm
 from gm.games.passwords import hash_secret, new_secret
 from gm.games.privacy import game_seen_by, no_such_game
@@ -216,6 +216,7 @@ class _Answer(Command):
         address = mail_address(written)
         if address is None:
             raise CommandError(f"write {self.usage} (a plain address, as name@example.org)")
+        openings.settle(ctx.services, ctx.session, game)  # asks for powers no longer open have lapsed
         waiting = [r for r in openings.waiting_asks(ctx.session, game)
                    if (p := ctx.session.get(Player, r.player_id)) is not None and p.email == address]
         if rest.strip():

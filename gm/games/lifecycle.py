@@ -21,6 +21,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.games.names import NameRules, taken_names
 from gm.games.notices import tell_everyone
+from gm.games.reveal import players_named
 from gm.reports.names import Namer, off_board
 from gm.reports.examples import examples_for
 from gm.reports.results import results_context
@@ -403,7 +404,8 @@ def game_summary(services: Services, session: Session, game: Game) -> list[dict[
         seat = seat_of(game, power)
         summary.append({
             "power": power,
-            "player": seat.player.name if seat and seat.player else "",  # a name, never an address
+            # a name, never an address; where the game names its players (gm.games.reveal)
+            "player": seat.player.name if seat and seat.player and players_named(services, game) else "",
             "centres": len(position.centres_of(power)),
             "units": len(position.units_of(power)),
         })

@@ -103,9 +103,14 @@ def opening_of(session: Session, game: Game, seat: Seat) -> Opening | None:
     return next((o for o in live(session, game) if o.power_key == seat.power_key), None)
 
 
-def waiting_asks(session: Session, game: Game) -> list[TakeoverRequest]:
-    return list(session.scalars(select(TakeoverRequest).where(
+def waiting_asks(session: Session, game: Game, *, open_only: bool = False) -> list[TakeoverRequest]:
+    """The asks not answered yet (``open_only``: of powers still open: those the GM may answer)."""
+    found = list(session.scalars(select(TakeoverRequest).where(
         TakeoverRequest.game_id == game.id, TakeoverRequest.outcome == "").order_by(TakeoverRequest.id)))
+    if open_only:
+        still = {o.id for o in live(session, game)}
+        found = [r for r in found if r.opening_id in still]
+    return found
 
 
 def policy_words(services: Services, game: Game) -> str:
@@ -232,7 +237,7 @@ def close(services: Services, session: Session, game: Game, opening: Opening, wh
     for player_id in told - {taker}:
         player = session.get(Player, player_id)
         if player is not None:
-            _mail(services, session, game, player, f"{game.name}: {power or 'the power'} is no longer open",
+            tell(services, session, game, player, f"{game.name}: {power or 'the power'} is no longer open",
                   text + " Thank you for offering; your ask ends here.")
 
 
@@ -316,16 +321,12 @@ def _offer(services: Services, session: Session, game: Game, opening: Opening, p
         named=any(s.player_id == player.id and s.game_id == game.id for s in standbys(session, game)))
 
 
-def _mail(services: Services, session: Session, game: Game, player: Player, subject: str, text: str) -> None:
+def tell(services: Services, session: Session, game: Game, player: Player, subject: str, text: str) -> None:
+    """A mail about a takeover to ``player`` (an asker, a standby), in its own zone."""
     services.mailer.queue(
         session, to=player.email, subject=f"{services.config.judge_name}: {subject}",
         template="mail/announcement.txt.j2", kind="takeover", game_id=game.id, game=game,
         zone=reader_zone(player.timezone, services.settings_of(game).schedule.zone.key), text=text, deadline=None)
-
-
-def tell(services: Services, session: Session, game: Game, player: Player, subject: str, text: str) -> None:
-    """A mail about a takeover to ``player`` (an asker, a standby), in its own zone."""
-    _mail(services, session, game, player, subject, text)
 
 
 def when(services: Services, game: Game, moment: datetime | None, player: Player | None = None) -> str:

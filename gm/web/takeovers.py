@@ -62,7 +62,7 @@ def seat_records(session: Session, game: Game) -> dict[int, str]:
 def gm_part(services: Services, session: Session, game: Game) -> dict[str, Any]:
     """The game master's page: the asks waiting for an answer, and where each open power stands."""
     asks = []
-    waiting = openings.waiting_asks(session, game)
+    waiting = openings.waiting_asks(session, game, open_only=True)
     players = {r.player_id: session.get(Player, r.player_id) for r in waiting}
     known = records.by_player(session, players)
     for request in waiting:
