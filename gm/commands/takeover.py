@@ -163,6 +163,9 @@ def join_started(ctx: MailContext, game: Game, wanted: str | None) -> list[str]:
     playing = next((s.power for s in current_seats(game) if s.player and s.player.email == ctx.sender), None)
     if playing is not None:
         raise CommandError(f"you play {playing} in {game.name} already: one power to a player")
+    if ctx.sender == services.settings_of(game).gm.lower():
+        raise CommandError(f"you are the game master of {game.name}, who plays no power in it (REPLACE gives "
+                           "a power to a player)")
     opening = openings.opening_of(session, game, seat)
     if opening is None:
         raise CommandError(f"{power} in {game.name} has a player: only a power its player left may be taken "

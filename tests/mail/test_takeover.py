@@ -124,6 +124,8 @@ def test_one_power_to_a_player_and_the_gm_refuses(post: Post) -> None:
     resign(post)
     post.send("england@example.test", "JOIN g France\n")
     assert "you play England in g already" in post.reply("england@example.test")
+    post.send(GM, "JOIN g France\n")
+    assert "you are the game master of g, who plays no power in it" in post.reply(GM)
     post.send(NEW, "JOIN g France\n")
     post.send(NEW, "JOIN g France\n")
     assert "asked to take over France in g already" in post.reply(NEW)
