@@ -173,7 +173,7 @@ def _panel(heading: str, top: float, labels: list[str], series: dict[str, list[i
             continue
         last = next(v for v in reversed(values) if v is not None)
         colour = palette.colour(power)
-        ends.append([stretch[-1][1], power, palette.adjective(power), colour, stretch, last])
+        ends.append([stretch[-1][1], power, power, colour, stretch, last])
     for end, y_at in zip(ends, _spread([e[0] for e in ends], top, top + PANEL), strict=True):
         _, power, name, colour, stretch, last = end
         points = " ".join(f"{px:.1f},{py:.1f}" for px, py in stretch)

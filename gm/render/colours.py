@@ -1,14 +1,24 @@
-"""Each power's colour on a picture, every two of them told apart at a glance.
+"""Each power's colour on a picture, every two of them told apart at a glance, and none like
+the board's own fills.
 
 Two colours count as distinct when their CIEDE2000 difference is at least ``DISTINCT`` (20: far
 more than the 2-3 that people notice side by side; the same hue at two lightnesses passes, two
-near mauves do not). A map's own colour is kept where it is distinct from every colour kept
-before it (the unplayed powers' first, then the map's powers in the map's order); each power
-whose colour clashes then takes the colour nearest its own that is distinct from all chosen (of
-``PALETTE`` and a grid of sRGB). Powers the map does not list
-(empires founded during the game) take the palette's colours in the order they arrived, so an
-empire keeps its colour all game. ``PALETTE`` and ``UNPLAYED`` are distinct two by two (a test
-checks it), which is what makes twelve empires and the neutrals possible on any board.
+near mauves do not). A power's colour *fits* a board when it is distinct from the board's fills
+(``FILLS``: sea, land, the land beyond the board, impassable land; and the fixed colours the
+variant's layers fill provinces with, such as barbarian land's hatching) and its provinces'
+fill (``owned_fill``: the colour mixed into the land, at least ``style.OWNER_TINT`` of it, more
+where that is needed) differs from the board's own fills by ``FILL_DISTINCT`` (15: a pale fill
+over a whole province reads apart from the sea at that, where the fills players took for sea or
+for Switzerland were 4 to 9 from them): no power's land looks like sea, like land no one owns,
+or like Switzerland.
+
+A map's own colour is kept where it fits and is distinct from every colour kept before it (the
+unplayed powers' first, then the map's powers in the map's order); each power whose colour
+clashes then takes the fitting colour nearest its own that is distinct from all chosen (of
+``PALETTE`` and a grid of sRGB). Powers the map does not list (empires founded during the game)
+take the palette's colours in the order they arrived, so an empire keeps its colour all game.
+``PALETTE`` and ``UNPLAYED`` are distinct two by two and the palette's colours fit every board
+(tests check it), which is what makes twelve empires and the neutrals possible on any board.
 """
 
 from __future__ import annotations
@@ -20,21 +30,26 @@ from functools import lru_cache
 
 from gm.adjudicator.variant import Variant
 from gm.render import style
+from gm.render.layers import DrawsMapLayers, MapPen
 
 DISTINCT = 20.0
+FILL_DISTINCT = 15.0  # an owned province's pale fill from the board's own (Eagles' Ephesus had 7 from the sea)
+FILLS = (style.SEA, style.LAND, style.NEUTRAL_LAND, style.IMPASSABLE)  # the board's own fills
+MOST_OWNED = 0.6  # the most of a power's colour its provinces' fill takes (more is too heavy to read names on)
 
 # Units that no player plays: neutral garrisons and armies, then barbarians (a variant's
 # unplayed powers in turn).
 UNPLAYED = ("#a5a5a5", "#8a715b")
 
-# Sixteen colours, CIEDE2000 >= 20 apart two by two and from UNPLAYED, each close to a colour
-# the maps use (found by annealing from them); in the order joining empires take them.
+# Sixteen colours, CIEDE2000 >= 20 apart two by two and from UNPLAYED, each fitting every board
+# (``fits``: none like the sea or land), most close to a colour the maps use (found by annealing
+# from them; the blue and the mint by search of a grid); in the order joining empires take them.
 PALETTE = (
     "#e70c23",  # red
     "#043c88",  # navy
     "#2e9d3e",  # green
     "#f4c201",  # yellow
-    "#5ca9e9",  # sky blue
+    "#0078b8",  # steel blue
     "#ef6c00",  # orange
     "#7a5fdd",  # violet
     "#1ea2a2",  # teal
@@ -44,7 +59,7 @@ PALETTE = (
     "#7f0000",  # maroon
     "#ba0259",  # magenta
     "#1b5e20",  # dark green
-    "#79eaff",  # pale cyan
+    "#50f8c0",  # mint
     "#694f70",  # plum grey
 )
 
@@ -115,12 +130,34 @@ def _distinct(colour: str, chosen: Sequence[str]) -> bool:
     return all(delta_e(colour, c) >= DISTINCT for c in chosen)
 
 
+@lru_cache(maxsize=1024)
+def owned_share(colour: str) -> float | None:
+    """The least share of ``colour`` (from ``style.OWNER_TINT`` to ``MOST_OWNED``, by hundredths)
+    whose mix with the land is ``FILL_DISTINCT`` from every one of ``FILLS``; None when none is."""
+    for hundredths in range(round(style.OWNER_TINT * 100), round(MOST_OWNED * 100) + 1):
+        mixed = style.mix(colour, style.LAND, hundredths / 100)
+        if all(delta_e(mixed, fill) >= FILL_DISTINCT for fill in FILLS):
+            return hundredths / 100
+    return None
+
+
+@lru_cache(maxsize=1024)
+def owned_fill(colour: str) -> str:
+    """The fill of a province a power owns: its colour mixed into the land (``owned_share``)."""
+    return style.mix(colour, style.LAND, owned_share(colour) or MOST_OWNED)
+
+
+@lru_cache(maxsize=4096)
+def fits(colour: str, fixed: tuple[str, ...] = ()) -> bool:
+    """A power may have ``colour`` on a board whose layers also fill with ``fixed`` colours."""
+    return _distinct(colour, (*FILLS, *fixed)) and owned_share(colour) is not None
+
+
 def _near(wanted: str) -> list[str]:
-    """Colours to take instead of ``wanted``: the palette's, and those of a grid of sRGB that are
-    near it (within 30 in CIE76, a cheap first sieve), nearest first."""
+    """Colours to take instead of ``wanted``: the palette's, and those of a grid of sRGB, nearest
+    first (in CIE76, a cheap first sieve)."""
     target = lab(wanted)
-    near = [c for c in _GRID if math.dist(lab(c), target) < 30]
-    return sorted([*PALETTE, *near], key=lambda c: math.dist(lab(c), target))
+    return sorted([*PALETTE, *_GRID], key=lambda c: math.dist(lab(c), target))
 
 
 _GRID = tuple(f"#{r:02x}{g:02x}{b:02x}" for r in range(0, 256, 17) for g in range(0, 256, 17) for b in range(0, 256, 17))
@@ -133,30 +170,51 @@ def _fallback(power: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def assign(unplayed: tuple[str, ...], listed: tuple[tuple[str, str], ...], arrived: tuple[str, ...]) -> dict[str, str]:
+def assign(unplayed: tuple[str, ...], listed: tuple[tuple[str, str], ...], arrived: tuple[str, ...],
+           fixed: tuple[str, ...] = ()) -> dict[str, str]:
     """Power -> colour: ``unplayed`` powers (in turn from ``UNPLAYED``), ``listed`` (power, the
     map's colour as #rrggbb) in the map's order, then ``arrived`` (powers the map does not list,
-    in the order they came into the game)."""
+    in the order they came into the game); each played power's colour fits a board whose layers
+    fill with the ``fixed`` colours."""
     colours: dict[str, str] = {}
     for index, power in enumerate(unplayed):
         colours[power] = UNPLAYED[index] if index < len(UNPLAYED) else _fallback(power)
     clashing = []
     for power, wanted in listed:  # first every map colour that can be kept, so one replaced blocks none
-        if _distinct(wanted, list(colours.values())):
+        if fits(wanted, fixed) and _distinct(wanted, list(colours.values())):
             colours[power] = wanted
         else:
             clashing.append((power, wanted))
     for power, wanted in clashing:
         chosen = list(colours.values())
-        free = [c for c in _near(wanted) if _distinct(c, chosen)]
-        colours[power] = min(free, key=lambda c: delta_e(c, wanted)) if free else _fallback(power)
+        free = (c for c in _near(wanted) if fits(c, fixed) and _distinct(c, chosen))
+        best = [c for c, _ in zip(free, range(40), strict=False)]  # the nearest few by CIE76, then the closest
+        colours[power] = min(best, key=lambda c: delta_e(c, wanted)) if best else _fallback(power)
     colours = {p: colours[p] for p in [*unplayed, *(p for p, _ in listed)]}  # in the map's order
     for power in arrived:
         if power in colours:
             continue
         chosen = list(colours.values())
-        colours[power] = next((c for c in PALETTE if _distinct(c, chosen)), None) or _fallback(power)
+        colours[power] = next((c for c in PALETTE if fits(c, fixed) and _distinct(c, chosen)), None) \
+            or _fallback(power)
     return colours
+
+
+def layer_fills(variant: Variant) -> tuple[str, ...]:
+    """The fixed colours (no power's) the variant's layers fill provinces with on its first board
+    (barbarian land's hatching), kept in ``variant.memo``."""
+    found = variant.memo.get(_FILLS_KEY)
+    if found is None:
+        found = ()
+        if isinstance(variant, DrawsMapLayers):
+            pen = MapPen(variant.map.provinces, lambda power: "")
+            variant.map_layers(variant.initial_position(), pen)
+            found = tuple(dict.fromkeys(t.colour for t in pen.tints if t.colour))
+        variant.memo[_FILLS_KEY] = found
+    return found  # type: ignore[no-any-return]
+
+
+_FILLS_KEY = "gm.render.colours.fills"
 
 
 class Palette:
@@ -173,13 +231,13 @@ class Palette:
         known = {*self.defs, *unplayed}
         late = sorted({p for p in powers if p not in known} - set(arrivals))
         arrived = tuple(p for p in dict.fromkeys([*arrivals, *late]) if p not in known)
-        self.colours = assign(unplayed, listed, arrived)
+        self.colours = assign(unplayed, listed, arrived, layer_fills(variant))
 
     def colour(self, power: str | None) -> str:
         if power is None:
             return style.CENTRE_UNOWNED
         return self.colours.get(power) or _fallback(power)
 
-    def adjective(self, power: str) -> str:
-        d = self.defs.get(power)
-        return d.adjective if d else power
+    def fill(self, power: str) -> str:
+        """The fill of the provinces ``power`` owns."""
+        return owned_fill(self.colour(power))

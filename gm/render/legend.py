@@ -19,7 +19,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
 from gm.render import style
-from gm.render.colours import Palette
+from gm.render.colours import Palette, owned_fill
 from gm.render.layers import MapPen, Pattern, Tally
 from gm.render.scene_types import KeyMark, LegendEntry, MarkLegend, TintPattern
 
@@ -78,7 +78,7 @@ def counted(variant: Variant, power: str, board: Position, palette: Palette,
     kinds = Counter(u.type.name for u in others)
     parts += [_plural(n, name) for name, n in sorted(kinds.items())]
     parts += [tally.text(tally.values[power]) for tally in tallies if power in tally.values]
-    return Counted(power, palette.adjective(power), ", ".join(parts))
+    return Counted(power, power, ", ".join(parts))
 
 
 def power_legend(variant: Variant, before: Position, after: Position, palette: Palette,
@@ -106,7 +106,8 @@ def power_legend(variant: Variant, before: Position, after: Position, palette: P
 
 
 def tint_fill(pattern: Pattern, colour: str, patterns: dict[tuple[Pattern, str], TintPattern]) -> str:
-    return colour if pattern is Pattern.FILL else f"url(#{patterns[pattern, colour].id})"
+    """A tint's fill: a province filled as one its power owns, or a pattern of the colour."""
+    return owned_fill(colour) if pattern is Pattern.FILL else f"url(#{patterns[pattern, colour].id})"
 
 
 def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], width: int,
@@ -131,7 +132,7 @@ def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], w
     for (kind, text), (sample, colour) in samples.items():
         if len(colours[kind, text]) > 1:
             colour = style.MARK_INK
-            sample = colour if kind == "tint" and not sample.startswith("url(") else sample
+            sample = owned_fill(colour) if kind == "tint" and not sample.startswith("url(") else sample
         room = 34 + 6.9 * len(text) + 18  # the sample, the text (DejaVu Sans at 12.5 px), a gap
         if x + room > width - 10 and x > 12:
             x, y = 12.0, y + style.LEGEND_ROW

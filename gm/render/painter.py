@@ -320,7 +320,7 @@ def draw(canvas: skia.Canvas, scene: Scene, board: Board) -> None:
 def _tint(canvas: skia.Canvas, tint: TintArea, patterns: dict[str, object]) -> None:
     path = svg_path(tint.path)
     if not tint.fill.startswith("url(#"):
-        canvas.drawPath(path, fill(tint.fill, tint.opacity))
+        canvas.drawPath(path, fill(tint.fill))
         return
     pattern = patterns.get(tint.fill[5:-1])
     if pattern is None:
@@ -531,7 +531,7 @@ def _mark_legend(canvas: skia.Canvas, e: MarkLegend, patterns: dict[str, object]
                 _pattern(canvas, found.pattern, found.colour, box.getBounds())  # type: ignore[attr-defined]
                 canvas.restore()
         else:
-            canvas.drawPath(box, fill(e.sample, style.TINT_OPACITY))
+            canvas.drawPath(box, fill(e.sample))
         canvas.drawPath(box, pen(style.LAND_BORDER, 1, round_join=False))
     elif e.kind == "link":
         _link(canvas, (e.x, e.y + 11), (e.x + 26, e.y + 11), e.colour, e.edge, e.sample == "dashed")

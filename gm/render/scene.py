@@ -276,7 +276,7 @@ def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette
         if shape.kind == "impassable":
             fill = style.IMPASSABLE
         elif owner is not None:
-            fill = style.tint(palette.colour(owner))
+            fill = palette.fill(owner)
         else:
             fill = style.LAND
         scene.lands.append(Area(pid, shape.path, fill, style.LAND_BORDER))
@@ -301,9 +301,7 @@ def _layers(scene: Scene, shapes: MapShapes, pen: MapPen, patterns: dict[tuple[P
     the province's supply-centre mark or unit spot."""
     scene.tint_patterns = list(patterns.values())
     for tint in pen.tints:
-        opacity = style.TINT_OPACITY if tint.pattern is Pattern.FILL else 1.0
-        scene.tints.append(TintArea(shapes.provinces[tint.province].path, tint_fill(tint.pattern, tint.colour, patterns),
-                                    opacity))
+        scene.tints.append(TintArea(shapes.provinces[tint.province].path, tint_fill(tint.pattern, tint.colour, patterns)))
     beside: dict[str, int] = {}  # markers already standing beside each province's mark
     first: dict[str, Point] = {}  # the first of them
     ringed = {m.province for m in pen.markers if m.symbol is Symbol.RING}

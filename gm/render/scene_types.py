@@ -63,7 +63,6 @@ class UnitMark:
 class TintArea:
     path: str
     fill: str  # a colour, or "url(#...)" of a pattern
-    opacity: float
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ BOLD_ADVANCE = {"A": 774, "B": 762, "C": 734, "D": 830, "E": 683, "F": 683, "G":
 BOLD_ADVANCE_OTHER = 850  # anything else: as wide as an O
 TITLE_HEIGHT = 38
 LEGEND_ROW = 28
-OWNER_TINT = 0.45  # how much of the owner's colour fills an owned province
+OWNER_TINT = 0.45  # the least of the owner's colour in an owned province's fill (colours.owned_fill)
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -57,11 +57,6 @@ def mix(colour: str, other: str, amount: float) -> str:
     """``amount`` of ``colour`` and the rest of ``other``."""
     a, b = _rgb(colour), _rgb(other)
     return _hex(tuple(amount * x + (1 - amount) * y for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
-
-
-@lru_cache(maxsize=1024)
-def tint(colour: str) -> str:
-    return mix(colour, LAND, OWNER_TINT)
 
 
 def luminance(colour: str) -> float:
@@ -142,7 +137,6 @@ STACK_ROW_COST = 20.0  # a stack that does not fit its province: an extra row is
 # -- a variant's own layers (gm.render.layers) -------------------------------------------------
 MARK_INK = "#5b4636"  # a layer drawn in no power's colour
 MARK_SIZE = 4.5  # half the width of a marker
-TINT_OPACITY = 0.55  # a filled tint over the province's own colour
 HATCH_SPACING = 7.0
 LINK_WIDTH = 2.6
 RING_GAP = 4.0  # markers beside a ringed centre mark stand this much farther out, clear of the ring

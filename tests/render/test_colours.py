@@ -1,5 +1,9 @@
 """Every two colours a picture uses for powers and for the unplayed (neutral, barbarian) differ
-by CIEDE2000 20 or more, on every board, with up to twelve empires founded during the game."""
+by CIEDE2000 20 or more, on every board, with up to twelve empires founded during the game; every
+power's colour differs by 20 or more from the board's own fills (sea, land, the land beyond the
+board, impassable land, and what the variant's layers fill with, such as barbarian land's
+hatching), and the fill of its provinces by 15 or more from the board's; each map's own colours
+are those drawn."""
 
 from __future__ import annotations
 
@@ -7,8 +11,25 @@ from itertools import combinations
 
 import pytest
 
-from gm.render.colours import DISTINCT, PALETTE, UNPLAYED, Palette, delta_e, delta_e_lab
+from gm.render import style
+from gm.render.colours import (
+    DISTINCT,
+    FILL_DISTINCT,
+    FILLS,
+    PALETTE,
+    UNPLAYED,
+    Palette,
+    delta_e,
+    assign,
+    delta_e_lab,
+    fits,
+    layer_fills,
+    owned_fill,
+)
+from gm.render.layers import DrawsMapLayers, MapPen
+from gm.render.shapes import load_shapes
 from gm.variants.catalog import VariantCatalog
+from tests.render.crowded import crowded
 
 CATALOG = VariantCatalog()
 BOARDS = ["standard", "classical", "rise-of-rome-ii", "roman-diplomacy-i", "roman-diplomacy-ii", "eagles",
@@ -71,7 +92,67 @@ def test_an_empire_keeps_its_colour_when_an_earlier_one_is_gone_from_the_board()
     assert [later.colour(p) for p in EMPIRES[2:4]] == [everyone.colour(p) for p in EMPIRES[2:4]]
 
 
-def test_a_maps_own_colour_is_kept_where_it_is_distinct() -> None:
-    variant = CATALOG.get("classical")
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_maps_own_colours_are_the_colours_drawn(name: str) -> None:
+    variant = CATALOG.get(name)
     palette = Palette(variant)
-    assert all(palette.colour(p) == d.colour.lower() for p, d in variant.map.powers.items())
+    assert {p: palette.colour(p) for p in variant.map.powers} == {p: style.normal(d.colour)
+                                                                    for p, d in variant.map.powers.items()}
+
+
+def drawn_fills(name: str) -> set[str]:
+    """Every colour the variant's layers fill provinces with, in no power's colour, on its first
+    board and on a board as crowded as a game could make it."""
+    variant = CATALOG.get(name)
+    found = set()
+    for board in (variant.initial_position(), crowded(variant)):
+        pen = MapPen(load_shapes(variant.map.name).provinces, lambda power: "")
+        if isinstance(variant, DrawsMapLayers):
+            variant.map_layers(board, pen)
+        found |= {t.colour for t in pen.tints if t.colour}
+    return found
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_no_powers_colour_is_like_the_boards_fills(name: str) -> None:
+    variant = CATALOG.get(name)
+    powers = list(variant.map.powers) or EMPIRES
+    palette = Palette(variant, powers, powers)
+    fills = {*FILLS, *drawn_fills(name)}
+    assert drawn_fills(name) <= set(layer_fills(variant))  # the palette knows them all
+    for power in powers:
+        if power in variant.unplayed_powers:
+            continue
+        colour = palette.colour(power)
+        for fill in fills:
+            assert delta_e(colour, fill) >= DISTINCT, (power, colour, fill)
+        for fill in FILLS:
+            assert delta_e(palette.fill(power), fill) >= FILL_DISTINCT, (power, palette.fill(power), fill)
+
+
+def test_the_palettes_colours_fit_every_board() -> None:
+    hatching = set().union(*(drawn_fills(name) for name in BOARDS))
+    for colour in PALETTE:
+        assert all(delta_e(colour, fill) >= DISTINCT for fill in (*FILLS, *hatching)), colour
+        assert all(delta_e(owned_fill(colour), fill) >= FILL_DISTINCT for fill in FILLS), colour
+
+
+@pytest.mark.parametrize(("colour", "fixed", "fill"), [
+    ("#5ea9e6", (), style.SEA),  # the sky blue the Greek States and France had: their land like the sea
+    ("#1e88e5", (), style.SEA),  # Ephesus's blue: its units apart from the sea, its land not
+    ("#6d4c41", ("#8b5a2b",), "#8b5a2b"),  # Caesarea's brown: like barbarian land's hatching
+])
+def test_a_maps_colour_like_a_fill_is_replaced_by_the_nearest_that_fits(colour: str, fixed: tuple[str, ...],
+                                                                       fill: str) -> None:
+    assert delta_e(colour, fill) < DISTINCT or delta_e(style.mix(colour, style.LAND, style.OWNER_TINT), fill) < FILL_DISTINCT
+    given = assign(("Neutral",), (("Power", colour),), (), fixed)["Power"]
+    assert given != colour and fits(given, fixed) and delta_e(given, colour) < 25
+
+
+def test_a_power_whose_palest_fill_is_like_a_boards_fill_fills_its_land_with_more_of_its_colour() -> None:
+    variant = CATALOG.get("standard")
+    palette = Palette(variant)
+    palest = style.mix(palette.colour("Germany"), style.LAND, style.OWNER_TINT)
+    assert delta_e(palest, style.IMPASSABLE) < 10  # Germany's land would look like Switzerland
+    assert delta_e(palette.fill("Germany"), style.IMPASSABLE) >= FILL_DISTINCT
+    assert palette.fill("Austria") == style.mix(palette.colour("Austria"), style.LAND, style.OWNER_TINT)

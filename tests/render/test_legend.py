@@ -1,5 +1,6 @@
-"""The legend lists the powers in play and counts the board the picture shows once its phase is
-over (builds and removals made), as the results text counts it; leaders and garrisons apart."""
+"""The legend lists the powers in play by the names the mails give them and counts the board the
+picture shows once its phase is over (builds and removals made), as the results text counts it;
+leaders and garrisons apart."""
 
 from __future__ import annotations
 
@@ -38,12 +39,11 @@ def test_the_winter_picture_counts_the_units_after_the_builds() -> None:
     grew = [p for p in variant.map.powers if len(after.units_of(p)) > len(winter.units_of(p))]
     assert grew, "some power built"
     shown = details(build_scene(variant, winter, report))
-    for power, d in variant.map.powers.items():
+    for power in variant.map.powers:
         units, centres = len(after.units_of(power)), len(after.centres_of(power))
         plural = "s" if units != 1 else ""
-        assert shown[d.adjective] == f"{centres} centre{'s' if centres != 1 else ''}, {units} unit{plural}"
-    assert details(build_scene(variant, winter))[variant.map.powers[grew[0]].adjective] != shown[
-        variant.map.powers[grew[0]].adjective]  # without its report, the board before the builds
+        assert shown[power] == f"{centres} centre{'s' if centres != 1 else ''}, {units} unit{plural}"
+    assert details(build_scene(variant, winter))[grew[0]] != shown[grew[0]]  # without its report, the board before
 
 
 def test_a_two_player_eagles_game_lists_its_two_generals_and_the_neutrals() -> None:
@@ -54,7 +54,7 @@ def test_a_two_player_eagles_game_lists_its_two_generals_and_the_neutrals() -> N
     playing = variant.in_play(start)
     assert len(playing) == 2
     names = [e.name for e in build_scene(variant, start).legend]
-    assert names == [variant.map.powers[p].adjective for p in variant.map.powers if p in playing] + ["Neutral"]
+    assert names == [p for p in variant.map.powers if p in playing] + ["Neutral"]
 
 
 def test_a_six_player_empire_leaves_out_the_claimant_not_in_play() -> None:
@@ -64,7 +64,7 @@ def test_a_six_player_empire_leaves_out_the_claimant_not_in_play() -> None:
     assert len(powers) == 6
     start = variant.opening(powers, log)
     names = [e.name for e in build_scene(variant, start).legend]
-    left_out = [d.adjective for p, d in variant.map.powers.items() if p not in powers]
+    left_out = [p for p in variant.map.powers if p not in powers]
     assert len(names) == 6 and not set(left_out) & set(names)
 
 
@@ -74,8 +74,8 @@ def test_leaders_are_named_and_garrisons_counted_apart() -> None:
     position = rome.initial_position()
     report = adjudicate(rome, position, player.orders(position))  # the leaders come onto the board
     shown = details(build_scene(rome, report.next))
-    assert all("(Leader, " in d for name, d in shown.items() if name != "Barbarian")
-    roman = shown[rome.map.powers["Rome"].adjective]
+    assert all("(Leader, " in d for name, d in shown.items() if name != "Barbarians")
+    roman = shown["Rome"]
     leader = next(u for u in report.next.units if u.power == "Rome" and u.type.name == "leader")
     where = rome.map.provinces[leader.location.province].name
     assert f"{rome.leader_name(leader)} (Leader, {where})" in roman  # type: ignore[attr-defined]  # as mails name him
@@ -84,3 +84,12 @@ def test_leaders_are_named_and_garrisons_counted_apart() -> None:
     neutral = details(build_scene(empires, start))["Neutral"]
     garrisons = sum(1 for u in start.units if u.type.name == "garrison")
     assert neutral == f"{garrisons} garrisons"
+
+
+def test_the_legend_names_each_power_as_the_mails_do() -> None:
+    eagles = CATALOG.get("eagles")
+    log = PhaseLog("seed")
+    start = eagles.opening(eagles.powers_in_play(12, log), log)
+    names = [e.name for e in build_scene(eagles, start).legend]
+    assert "Carthago Nova" in names and "Leptis Magna" in names
+    assert not {d.adjective for d in eagles.map.powers.values()} & set(names) - set(eagles.map.powers)

@@ -12,7 +12,7 @@ from gm.bots.plausible import PlausiblePlayer
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.render import render_phase_png, style
-from gm.render.colours import Palette
+from gm.render.colours import Palette, owned_fill
 from gm.render.scene import dislodged_offset
 from gm.render.spacing import spaced_shapes as load_shapes
 from gm.variants.catalog import VariantCatalog
@@ -89,7 +89,7 @@ def test_owned_provinces_are_filled_with_a_tint_of_the_owner() -> None:
     # the label's spot is inside the province and free of units; sample beside the text
     x, y = shapes.provinces["BUD"].label
     colours = {picture.at(x + dx, y + style.TITLE_HEIGHT + dy) for dx in (-22, 22) for dy in (-8, 8)}
-    want = tuple(int(style.tint(colour_of("Austria"))[i:i + 2], 16) for i in (1, 3, 5))
+    want = tuple(int(owned_fill(colour_of("Austria"))[i:i + 2], 16) for i in (1, 3, 5))
     assert any(max(abs(a - b) for a, b in zip(c, want, strict=True)) <= 3 for c in colours)  # the PNG's palette
 
 

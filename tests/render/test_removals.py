@@ -123,7 +123,7 @@ def test_a_fleet_sunk_where_it_stood_is_struck_out_there() -> None:
     scene = build_scene(EAGLES, position, eagles_report(position, [], after, ((sunk, "sunk by F PRO"),)))
     (mark,) = struck(scene)
     assert not mark.ghost and not mark.dislodged and crossed(scene, mark)
-    assert mark.fill == [e for e in scene.legend if e.name == "Antiochene"][0].colour
+    assert mark.fill == [e for e in scene.legend if e.name == "Antiochia"][0].colour
 
 
 def test_a_unit_lost_at_the_end_of_the_season_is_struck_out() -> None:

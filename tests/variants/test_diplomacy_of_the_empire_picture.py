@@ -16,7 +16,7 @@ from tests.render.render_pixels import Picture
 from gm.cli.main import main
 from gm.interchange import read_request
 from gm.render import render_phase_png, render_phase_svg, style
-from gm.render.colours import Palette
+from gm.render.colours import Palette, owned_fill
 from gm.render.room import Room
 from gm.render.scene import MarkerMark, Scene, build_scene
 from gm.render.shapes import load_shapes
@@ -122,10 +122,10 @@ def test_each_road_is_a_line_between_its_two_cities_marks() -> None:
 
 def test_controlled_territories_are_filled_with_their_claimants_colour() -> None:
     scene = build_scene(EMPIRE, _board())
-    tints = {t.path: (t.fill, t.opacity) for t in scene.tints}
+    tints = {t.path: t.fill for t in scene.tints}
     assert len(scene.tints) == len(CONTROL)
     for province, power in CONTROL.items():
-        assert tints[SHAPES.provinces[province].path] == (_colour(power), style.TINT_OPACITY), province
+        assert tints[SHAPES.provinces[province].path] == owned_fill(_colour(power)), province
 
 
 def test_the_legend_names_each_layer_and_the_layers_lie_under_the_units() -> None:
@@ -165,7 +165,7 @@ def test_the_png_shows_the_cities_the_roads_and_the_control() -> None:
         along = [(a[0] + (b[0] - a[0]) * t / 20, a[1] + (b[1] - a[1]) * t / 20 + top) for t in range(6, 15)]
         assert any(shot.has(x, y, road, tolerance=16, radius=0) for x, y in along), link
     lus = SHAPES.provinces["LUS"]  # a controlled territory without a city or a unit
-    tinted = style.mix(_colour("Hispania"), style.LAND, style.TINT_OPACITY)
+    tinted = owned_fill(_colour("Hispania"))
     assert shot.has(lus.unit[0], lus.unit[1] + top, tinted, tolerance=6)
     for unit in scene.units:  # the units stay on top
         assert shot.has(unit.x - style.UNIT_RADIUS / 2, unit.y + top + style.UNIT_RADIUS / 3, unit.fill,
