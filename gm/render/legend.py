@@ -1,36 +1,32 @@
 """The two legends under the board: the powers in play, and the variant's own layers.
 
-The powers' legend counts the board the picture shows once its phase is over (after the moves,
-builds and removals: what the results text counts), and lists only the powers in the game on
-either side of the phase (a power eliminated by it shows its zeros once), then the units no
-player plays, where there are any. Leaders and garrisons are counted apart from the units that
-fight (a leader by name where the variant names them), and what the variant tallies for each
-power follows (Diplomacy of the Empire's territories and talents).
+The powers' legend names each power as the mails do and counts the board the picture shows
+once its phase is over (after the moves, builds and removals: what the results text counts),
+and lists only the powers in the game on either side of the phase (a power eliminated by it
+shows its zeros once), then the units no player plays, where there are any. Leaders and
+garrisons are counted apart from the units that fight (a unit the variant names, by its name as
+the mails give it: "Hannibal (Leader, New Carthage)"; one not yet on the board, "to be placed"),
+and what the variant tallies for each power follows (Diplomacy of the Empire's territories and
+talents). The second legend gives the variant's layers and every unit kind drawn but armies and
+fleets (a leader's star, a garrison's castle), each with its sample.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
-from gm.domain.units import Mobility, Unit
+from gm.domain.units import Mobility
 from gm.render import style
 from gm.render.colours import Palette, owned_fill
 from gm.render.layers import MapPen, Pattern, Tally
 from gm.render.scene_types import KeyMark, LegendEntry, MarkLegend, TintPattern
+from gm.reports.names import Namer, off_board
 
 FIGHTING = (Mobility.LAND, Mobility.SEA)  # counted as units; other kinds (leaders, garrisons) by name
-
-
-@runtime_checkable
-class NamesLeaders(Protocol):
-    """A rules module whose leaders have names (shown in the legend)."""
-
-    def leader_name(self, unit: Unit) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -44,12 +40,6 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
-def _place(variant: Variant, unit: Unit) -> str:
-    """The province's name, as the mails name a leader's place."""
-    province = variant.map.provinces.get(unit.location.province)
-    return province.name if province is not None else unit.location.province
-
-
 def powers_shown(variant: Variant, before: Position, after: Position) -> list[str]:
     """The powers in play before or after the phase (the map's order, then by name), then the
     unplayed owners of units on either board."""
@@ -59,22 +49,24 @@ def powers_shown(variant: Variant, before: Position, after: Position) -> list[st
     return listed + sorted(playing - set(listed)) + [p for p in variant.unplayed_powers if p in unplayed_units]
 
 
-def counted(variant: Variant, power: str, board: Position, palette: Palette,
-            tallies: Iterable[Tally] = (), named: bool = False) -> Counted:
-    """``named``: the variant names its leaders (``NamesLeaders``)."""
+def counted(variant: Variant, power: str, board: Position, tallies: Iterable[Tally] = (),
+            namer: Namer | None = None) -> Counted:
+    namer = namer or Namer(variant)
     units = [u for u in board.units if u.power == power] + [d.unit for d in board.dislodged if d.unit.power == power]
+    waiting = [u for u in off_board(variant, board) if u.power == power]
     fighting = sum(1 for u in units if u.type.mobility in FIGHTING)
     others = [u for u in units if u.type.mobility not in FIGHTING]
     parts = []
     centres = len(board.centres_of(power))
     if variant.map.supply_centres and (centres or power not in variant.unplayed_powers):
         parts.append(_plural(centres, "centre"))
-    if fighting or not others:
+    if fighting or not (others or waiting):
         parts.append(_plural(fighting, "unit"))
-    if named:
-        leaders = [u for u in others if u.type.name == "leader"]
-        parts += [f"{variant.leader_name(u)} (Leader, {_place(variant, u)})" for u in leaders]  # type: ignore[attr-defined]
-        others = [u for u in others if u not in leaders]
+    names = getattr(variant, "unit_name", None)  # a variant that names some units (NamesUnits)
+    named = [u for u in others if names is not None and names(u)]
+    parts += [namer.unit(u) for u in named]
+    parts += [f"{namer.unit(u)} to be placed" for u in waiting]
+    others = [u for u in others if u not in named]
     kinds = Counter(u.type.name for u in others)
     parts += [_plural(n, name) for name, n in sorted(kinds.items())]
     parts += [tally.text(tally.values[power]) for tally in tallies if power in tally.values]
@@ -86,8 +78,8 @@ def power_legend(variant: Variant, before: Position, after: Position, palette: P
     """One entry per power shown, in a grid of as few rows as fit the width (columns balanced);
     ``tallies``: what the variant counts for each power on the board ``after``."""
     tallies = list(tallies)
-    named = isinstance(variant, NamesLeaders)
-    items = [counted(variant, power, after, palette, tallies, named) for power in powers_shown(variant, before, after)]
+    namer = Namer(variant)
+    items = [counted(variant, power, after, tallies, namer) for power in powers_shown(variant, before, after)]
     if not items:
         return [], 0
     # DejaVu Sans at 12.5 px: about 7.6 px a bold letter, 6.9 px a plain one
@@ -111,12 +103,14 @@ def tint_fill(pattern: Pattern, colour: str, patterns: dict[tuple[Pattern, str],
 
 
 def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], width: int,
-                top: int) -> tuple[list[MarkLegend], int]:
-    """One entry per legend text of the variant's layers, in rows under the powers' legend. An
-    entry drawn in several colours (cities of several owners) shows its sample in neutral ink;
-    a tint's sample is its fill (a colour, or its first pattern)."""
+                top: int, units: Sequence[tuple[str, str, str]] = ()) -> tuple[list[MarkLegend], int]:
+    """One entry per legend text of the variant's layers, then one per unit kind in ``units``
+    (shape, letter, name), in rows under the powers' legend. An entry drawn in several colours
+    (cities of several owners) shows its sample in neutral ink; a tint's sample is its fill (a
+    colour, or its first pattern); a unit kind's, its shape and letter in neutral ink."""
     samples: dict[tuple[str, str], tuple[str, str]] = {}  # (kind, text) -> (sample, colour)
     colours: dict[tuple[str, str], set[str]] = {}
+    letters: dict[str, str] = {}
     for tint in pen.tints:
         samples.setdefault(("tint", tint.legend), (tint_fill(tint.pattern, tint.colour, patterns), tint.colour))
         colours.setdefault(("tint", tint.legend), set()).add(tint.colour)
@@ -126,6 +120,10 @@ def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], w
     for marker in pen.markers:
         samples.setdefault(("marker", marker.legend), (marker.symbol.value, marker.colour))
         colours.setdefault(("marker", marker.legend), set()).add(marker.colour)
+    for shape, letter, name in units:
+        samples.setdefault(("unit", name), (shape, style.MARK_INK))
+        colours.setdefault(("unit", name), set()).add(style.MARK_INK)
+        letters[name] = letter
     if not samples:
         return [], 0
     placed, x, y = [], 12.0, float(top)
@@ -136,7 +134,8 @@ def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], w
         room = 34 + 6.9 * len(text) + 18  # the sample, the text (DejaVu Sans at 12.5 px), a gap
         if x + room > width - 10 and x > 12:
             x, y = 12.0, y + style.LEGEND_ROW
-        placed.append(MarkLegend(x, y, kind, sample, colour, style.outline_for(colour), text))
+        placed.append(MarkLegend(x, y, kind, sample, colour, style.outline_for(colour), text,
+                                 letters.get(text, "") if kind == "unit" else ""))
         x += room
     return placed, int(y - top) + style.LEGEND_ROW + 4
 
@@ -144,7 +143,7 @@ def mark_legend(pen: MapPen, patterns: dict[tuple[Pattern, str], TintPattern], w
 KEY_TOP = 20.0  # the middle of the orders' key, above the map
 KEY_SAMPLES = {"move": (40.0, "move"), "support": (34.0, "support"), "convoy": (36.0, "convoy"),
                "failed": (36.0, "failed"), "dislodged": (16.0, "dislodged"), "removed": (14.0, "removed"),
-               "built": (16.0, "built")}
+               "built": (16.0, "built"), "waiting": (16.0, "to be placed")}
 KEY_LETTER = 6.2  # DejaVu Sans at 11 px: about this wide a letter
 
 

@@ -299,6 +299,10 @@ def draw(canvas: skia.Canvas, scene: Scene, board: Board) -> None:
         _stroke(canvas, stroke)
     for unit in scene.units:
         _unit(canvas, unit)
+    for unit in scene.units:
+        if unit.name:
+            text(canvas, unit.name, unit.x, unit.name_baseline, style.NAME_SIZE, style.INK, bold=True, italic=True,
+                 anchor="middle", halo=("#ffffff", style.LABEL_HALO))
     for cross in scene.crosses:
         k = cross.size
         path = polygon(((cross.x - k, cross.y - k), (cross.x + k, cross.y + k)), close=False)
@@ -426,6 +430,9 @@ def _unit(canvas: skia.Canvas, unit: UnitMark) -> None:
     if unit.new:
         canvas.drawCircle(unit.x, unit.y, r + 4, pen(unit.edge, 3.4))
         canvas.drawCircle(unit.x, unit.y, r + 4, pen(unit.fill, 1.8))
+    if unit.waiting:
+        canvas.drawCircle(unit.x, unit.y, r + 4, fill("#ffffff", 0.6))
+        canvas.drawCircle(unit.x, unit.y, r + 4, pen(style.INK, 1.8, dashes=(3.5, 2.5)))
     canvas.save()
     canvas.translate(unit.x, unit.y)
     if unit.ghost:
@@ -510,6 +517,8 @@ def _key(canvas: skia.Canvas, mark: KeyMark) -> None:
     elif mark.kind == "built":
         canvas.drawCircle(x + 8, y, 7, pen("#333333", 3.4, round_join=False))
         canvas.drawCircle(x + 8, y, 7, pen("#ffffff", 1.8, round_join=False))
+    elif mark.kind == "waiting":
+        canvas.drawCircle(x + 8, y, 7, pen("#333333", 1.8, dashes=(3.5, 2.5), round_join=False))
     text(canvas, mark.text, x + mark.sample + 6, y + 4, 11, style.INK)
 
 
@@ -535,6 +544,14 @@ def _mark_legend(canvas: skia.Canvas, e: MarkLegend, patterns: dict[str, object]
         canvas.drawPath(box, pen(style.LAND_BORDER, 1, round_join=False))
     elif e.kind == "link":
         _link(canvas, (e.x, e.y + 11), (e.x + 26, e.y + 11), e.colour, e.edge, e.sample == "dashed")
+    elif e.kind == "unit":
+        canvas.save()
+        canvas.translate(e.x + 13, e.y + 11)
+        canvas.scale(0.8, 0.8)
+        _body(canvas, e.sample, e.colour, e.edge)
+        text(canvas, e.letter, 0, 4.5 if e.sample != "fleet" else 3.5, 12, style.ink_on(e.colour), bold=True,
+             anchor="middle")
+        canvas.restore()
     else:
         _marker(canvas, MarkerMark(e.x + 13, e.y + 11, e.sample, e.colour, e.edge))
     text(canvas, e.text, e.x + 34, e.y + 15.5, 12.5, style.INK)

@@ -47,6 +47,7 @@ from gm.render.scene_types import (
 from gm.render.shapes import MapShapes, ProvinceShape
 from gm.render.spacing import spaced_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
+from gm.reports.names import off_board
 
 __all__ = ["Area", "CentreMark", "Label", "LegendEntry", "LinkMark", "MarkLegend", "MarkerMark", "Scene", "TintArea",
            "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "order_scene", "unit_mark"]
@@ -64,7 +65,7 @@ def unit_mark(placed: Placed, colour: str) -> UnitMark:
     piece = placed.piece
     return UnitMark(placed.x, placed.y, piece.look.shape, piece.unit.type.letter, colour, style.ink_on(colour),
                     style.outline_for(colour), piece.dislodged, piece.new, piece.look.scale, piece.double, placed.count,
-                    piece.removed, piece.ghost)
+                    piece.removed, piece.ghost, piece.waiting, piece.name if placed.count == 1 else "")
 
 
 def build_scene(variant: Variant, position: Position, report: PhaseReport | None = None,
@@ -82,8 +83,13 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     pen = layers_of(variant, after, shapes.provinces, palette)
     tallies = pen.tallies
     patterns = _tint_patterns(pen)
+    # units dislodged on this board: waiting to retreat, or (with a movement report) dislodged now
+    dislodged: set[tuple[str, Location]] = {(d.unit.power, d.unit.location) for d in position.dislodged}
+    if report is not None and position.phase.kind is PhaseKind.MOVEMENT:
+        dislodged |= {(d.unit.power, d.unit.location) for d in report.resolved.dislodged}
+    pieces = _pieces(variant, position, report, dislodged)
     legend, legend_height = power_legend(variant, position, after, palette, shapes.width, tallies.values())
-    marks_legend, mark_legend_height = mark_legend(pen, patterns, shapes.width, legend_height)
+    marks_legend, mark_legend_height = mark_legend(pen, patterns, shapes.width, legend_height, unit_kinds(pieces))
     scene = Scene(
         width=shapes.width,
         height=style.TITLE_HEIGHT + shapes.height + legend_height + mark_legend_height,
@@ -101,11 +107,7 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     _areas(scene, shapes, after, palette, variant)
     _layers(scene, shapes, pen, patterns)
     spots = _Spots(shapes)
-    # units dislodged on this board: waiting to retreat, or (with a movement report) dislodged now
-    dislodged: set[tuple[str, Location]] = {(d.unit.power, d.unit.location) for d in position.dislodged}
-    if report is not None and position.phase.kind is PhaseKind.MOVEMENT:
-        dislodged |= {(d.unit.power, d.unit.location) for d in report.resolved.dislodged}
-    for piece in _pieces(variant, position, report, dislodged):
+    for piece in pieces:
         spots.add(piece)
     for placed in spots.place():
         scene.units.append(unit_mark(placed, palette.colour(placed.piece.unit.power)))
@@ -147,6 +149,8 @@ def _shown_marks(scene: Scene) -> set[str]:
         shown.add("removed")
     if any(m.new for m in scene.units):
         shown.add("built")
+    if any(m.waiting for m in scene.units):
+        shown.add("waiting")
     return shown
 
 
@@ -158,15 +162,32 @@ def layers_of(variant: Variant, position: Position, provinces: Collection[str], 
     return pen
 
 
+def unit_kinds(pieces: Sequence[Piece]) -> list[tuple[str, str, str]]:
+    """The unit kinds drawn that their letter alone may not tell (all but armies and fleets):
+    each one's shape, letter and name, in the order first drawn."""
+    kinds: dict[str, tuple[str, str, str]] = {}
+    for piece in pieces:
+        name = piece.unit.type.name
+        if name not in ("army", "fleet"):
+            kinds.setdefault(name, (piece.look.shape, piece.unit.type.letter, name))
+    return list(kinds.values())
+
+
 def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
             dislodged: set[tuple[str, Location]]) -> list[Piece]:
-    """The units to draw: the board's (dislodged ones apart), those built, and those the phase
-    removed struck out (a unit removed where it had moved to is drawn there, faint)."""
+    """The units to draw: the board's (dislodged ones apart), those waiting to come onto it
+    where they come unless placed (as the mails say), those built, and those the phase removed
+    struck out (a unit removed where it had moved to is drawn there, faint). A unit the
+    variant names has its name."""
+    names = getattr(variant, "unit_name", None)
+
     def piece(unit: Unit, **flags: bool) -> Piece:
-        return Piece(unit, unit_style(unit.type), _double(variant, unit), **flags)
+        name = (names(unit) if names is not None else None) or ""
+        return Piece(unit, unit_style(unit.type), _double(variant, unit), name=name, **flags)
 
     pieces = [piece(u, dislodged=(u.power, u.location) in dislodged) for u in position.units]
     pieces += [piece(d.unit, dislodged=True) for d in position.dislodged]
+    pieces += [piece(u, waiting=True) for u in off_board(variant, position)]
     if report is None:
         return pieces
     for result in report.results:
@@ -188,12 +209,12 @@ def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
 
 
 def _labels(shapes: MapShapes, scene: Scene) -> list[Label]:
-    """Every province's name, clear of the units, the centre marks, the markers, the orders'
-    lines and their ends (arrowheads) and each other."""
+    """Every province's name, clear of the units (and their own names), the centre marks, the
+    markers, the orders' lines and their ends (arrowheads) and each other."""
     ends = [box for box in (s.end_box for s in scene.strokes) if box is not None]
     lines = [(x - LINE_ROOM, y - LINE_ROOM, x + LINE_ROOM, y + LINE_ROOM) for s in scene.strokes for x, y in s.points()]
-    taken = Taken([m.box for m in scene.units] + [c.box for c in scene.centres] + [m.box for m in scene.markers]
-                  + ends + lines)
+    taken = Taken([m.box for m in scene.units] + [m.name_box for m in scene.units if m.name]
+                  + [c.box for c in scene.centres] + [m.box for m in scene.markers] + ends + lines)
     wanted = [Wanted(pid, shape.kind == "sea", shape.label, shape.path) for pid, shape in shapes.provinces.items()
               if shape.kind != "impassable"]
     return place_labels(wanted, taken, shapes.width, shapes.height)

@@ -37,6 +37,18 @@ class UnitMark:
     count: int = 1  # the units of one power and type this mark stands for (a badge past 1)
     removed: bool = False  # the phase removed it (struck out)
     ghost: bool = False  # removed where it had moved to: drawn faint there
+    waiting: bool = False  # not yet on the board (a dashed ring): where it comes onto it unless placed
+    name: str = ""  # its own name, written under it
+
+    @property
+    def name_baseline(self) -> float:
+        return self.y + style.UnitStyle(self.shape, self.scale).half_height(self.double) + style.NAME_SIZE + 1.5
+
+    @property
+    def name_box(self) -> Box:
+        """The room its name takes under it."""
+        half = len(self.name) * style.NAME_SIZE * 0.33 + 1.5
+        return self.x - half, self.name_baseline - style.NAME_SIZE, self.x + half, self.name_baseline + 3.5
 
     @property
     def box(self) -> Box:
@@ -53,6 +65,8 @@ class UnitMark:
             ring = max(ring, style.UNIT_RADIUS * self.scale + 4 + 1.7)
         if self.removed:
             ring = max(ring, style.UNIT_RADIUS + 3 + 1.6)  # the cross
+        if self.waiting:
+            ring = max(ring, style.UNIT_RADIUS * self.scale + 4 + 1.2)
         if ring:
             left, top = min(left, self.x - ring), min(top, self.y - ring)
             right, bottom = max(right, self.x + ring), max(bottom, self.y + ring)
@@ -110,11 +124,13 @@ class MarkLegend:
 
     x: float
     y: float
-    kind: str  # tint | marker | link
-    sample: str  # a tint: its fill (a colour or "url(#...)"); a marker: its symbol; a link: solid or dashed
+    kind: str  # tint | marker | link | unit
+    sample: str  # a tint: its fill (a colour or "url(#...)"); a marker: its symbol; a link: solid or dashed;
+    # a unit kind: its shape
     colour: str
     edge: str
     text: str
+    letter: str = ""  # a unit kind's letter
 
 
 @dataclass(frozen=True)
@@ -142,7 +158,7 @@ class LegendEntry:
 @dataclass(frozen=True)
 class KeyMark:
     """One sample of the orders' key above the map, at ``x``: ``kind`` (move, support, convoy,
-    failed, dislodged, removed, built), ``sample`` its width, then its word."""
+    failed, dislodged, removed, built, waiting), ``sample`` its width, then its word."""
 
     x: float
     kind: str

@@ -42,15 +42,17 @@ class Piece:
     new: bool = False  # built this phase
     removed: bool = False  # the phase removed it
     ghost: bool = False  # removed where it had moved to (drawn there, faint)
+    waiting: bool = False  # not yet on the board: shown where it comes onto it unless placed
+    name: str = ""  # its own name, written under it (Rise of Rome II's leaders)
 
     @property
     def half_width(self) -> float:
         return self.look.half_width(self.double)
 
     @property
-    def kind(self) -> tuple[str, UnitType, bool, bool, bool]:
+    def kind(self) -> tuple[str, UnitType, bool, bool, bool, bool]:
         """What identical units share (they may be counted on one mark)."""
-        return self.unit.power, self.unit.type, self.dislodged, self.new, self.removed
+        return self.unit.power, self.unit.type, self.dislodged, self.new, self.removed, self.waiting
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ def half_height(piece: Piece, count: int = 1) -> float:
 
 def _counted(pieces: Sequence[Piece]) -> list[tuple[Piece, int]]:
     """Identical units on one mark each, in the order they first appear."""
-    counts: dict[tuple[str, UnitType, bool, bool, bool], list] = {}
+    counts: dict[tuple[str, UnitType, bool, bool, bool, bool], list] = {}
     for piece in pieces:
         counts.setdefault(piece.kind, [piece, 0])[1] += 1
     return [(piece, count) for piece, count in counts.values()]

@@ -22,6 +22,7 @@ UNIT_RADIUS = 10.0
 CENTRE_RADIUS = 4.5
 LABEL_SIZE = 10.5  # a province's name: bold capitals, in pixels
 LABEL_HALO = 2.6  # the stroke around a name's letters
+NAME_SIZE = 9.5  # a unit's own name (a leader's) under its mark: bold italic, in pixels
 # DejaVu Sans Bold's advance widths in thousandths of the font size (names are ids: capitals, digits)
 BOLD_ADVANCE = {"A": 774, "B": 762, "C": 734, "D": 830, "E": 683, "F": 683, "G": 821, "H": 837, "I": 372, "J": 372,
                 "K": 775, "L": 637, "M": 995, "N": 837, "O": 850, "P": 733, "Q": 850, "R": 770, "S": 720, "T": 682,
