@@ -7,12 +7,12 @@ nobody ordered) are not decided here: they are "void", found during resolution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from gm.adjudicator.convoys import ConvoyGeometry
 from gm.adjudicator.rulings import Illegal, Ruling, refusal
-from gm.adjudicator.variant import Variant, units_by_province
+from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import (
     Convoy,
@@ -192,7 +192,6 @@ def review_declarations(variant: Variant, position: Position,
 
 def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
     board = _Board([d.unit for d in position.dislodged])
-    rules = _RetreatRules(variant, position)
     rulings = []
     for count, (power, order) in enumerate(submitted):
         slot = board.find(power, order.unit, count) if order.unit is not None else -1
@@ -210,7 +209,7 @@ def review_retreats(variant: Variant, position: Position, submitted: Sequence[tu
                 raise Illegal(f"the unit in {unit.location.province} is not {power}'s")
             if problem:
                 raise Illegal(problem)
-            rulings.append(Ruling(power, _normalise_retreat(variant, entry, order, rules), unit, None, slot))
+            rulings.append(Ruling(power, _normalise_retreat(variant, position, entry, order), unit, None, slot))
         except Illegal as why:
             rulings.append(Ruling(power, order, unit, str(why), slot))
     return last_order_wins(rulings)
@@ -425,39 +424,27 @@ class _MovementReview:
         return Convoy(_ref(unit), _ref(army), Location(destination))
 
 
-class _RetreatRules:
-    """What the rules allow a dislodged unit on the board of a retreat phase, whatever list of
-    retreats the position came with (one written by hand, or by an older judge): the places it
-    could move to next to it, and beside nothing it may not stand with (``Variant.retreat_options``,
-    the rule a move in follows). Where its attacker came from and where a standoff left a
-    province empty are the position's list's to say: the board no longer shows them."""
-
-    __slots__ = ("variant", "position", "_standing", "_sides")
-
-    def __init__(self, variant: Variant, position: Position):
-        self.variant = variant
-        self.position = position
-        self._standing: dict[str, list[Unit]] | None = None
-        self._sides: Mapping[str, str] | None = None
-
-    def problem(self, unit: Unit, province: str) -> str | None:
-        """Why the rules forbid the unit's retreat to ``province`` (None: they allow it)."""
-        variant = self.variant
-        if self._standing is None:  # only once a retreat is ordered: most retreat phases order few
-            self._standing = units_by_province(self.position.units)
-            self._sides = variant.sides(self.position) if variant.sides_share else None
-        allowed = variant.retreat_options(unit, None, False, self._standing, frozenset(), self._sides)
-        if any(loc.province == province for loc in allowed):
-            return None
-        name = variant.map.provinces[province].name
-        there = unit.moved_to(Location(province))
-        for other in self._standing.get(province, ()):
-            if not variant.may_stand_with(there, (other,), self._sides):
-                return f"{other} ({other.power}) stands in {name}: it may not retreat beside it"
-        return f"{name} is not among the places it may retreat to"
+def _retreat_problem(variant: Variant, position: Position, unit: Unit, province: str) -> str | None:
+    """Why the rules forbid the unit's retreat to ``province`` on the board of a retreat phase,
+    whatever list of retreats the position came with (one written by hand, or by an older
+    judge): a unit stands there that it may not stand beside (``Variant.may_stand_with``, the
+    rule a move in follows). None: they allow it. Where the unit could go otherwise (the map, its
+    attacker's origin, a standoff) is the list's to say: the board no longer shows all of it."""
+    there = position.units_in(province)
+    if not there:
+        return None
+    sides = variant.sides(position) if variant.sides_share else None
+    arrived = unit.moved_to(Location(province))
+    for other in there:
+        if not variant.may_stand_with(arrived, (other,), sides):
+            name = variant.map.provinces[province].name
+            if not variant.stacks:
+                return f"{name} is occupied by {other} ({other.power})"
+            return f"{other} ({other.power}) stands in {name}: it may not retreat beside it"
+    return None
 
 
-def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order, rules: _RetreatRules) -> Order:
+def _normalise_retreat(variant: Variant, position: Position, entry: Dislodgement, order: Order) -> Order:
     unit = entry.unit
     ref = _ref(unit, order.unit)  # the order's own when it names the unit exactly (most do): none made
     if isinstance(order, Disband):
@@ -469,7 +456,7 @@ def _normalise_retreat(variant: Variant, entry: Dislodgement, order: Order, rule
     if not options:
         name = variant.map.provinces[wanted.province].name
         raise Illegal(f"{name} is not among the places it may retreat to")
-    problem = rules.problem(unit, wanted.province)
+    problem = _retreat_problem(variant, position, unit, wanted.province)
     if problem is not None:
         raise Illegal(problem)
     if wanted.coast and any(loc.coast == wanted.coast for loc in options):

@@ -378,7 +378,8 @@ class _Resolver:
         dest: str = node.dest  # type: ignore[assignment]  # a move always has one
         for rival in self.moves_to[dest]:
             if rival is not node and not (stacks and self._share(node, rival, dest)) \
-                    and attack <= self._prevent(rival, not optimistic, node if self.partners else None):
+                    and attack <= (self._prevent(rival, not optimistic) if not self.partners
+                                   else self._prevent_against(rival, not optimistic, node)):
                 return False
         if self.claims and node.route is None and not node.convoyed:
             claimants = self.claims.get(dest)
@@ -490,14 +491,21 @@ class _Resolver:
         return False
 
     def _support_total(self, supports: list[_Node], high: bool, against: str | None = None,
-                       also: list[str] | None = None, foe: _Node | None = None) -> float:
-        """The supports given, without those of the sides ``against`` and ``also``, nor, in a
-        battle with ``foe``, those of its partners (``Variant.sides``: units of one side may not
-        support against each other; a power's own support against itself is standard play's)."""
+                       also: list[str] | None = None) -> float:
+        """The supports given, without those of the sides ``against`` and ``also``."""
         total = 0.0
         for s in supports:
-            if s.side != against and (also is None or s.side not in also) \
-                    and (foe is None or s.side != foe.side or s.power == foe.power) and self._resolve(s, high):
+            if s.side != against and (also is None or s.side not in also) and self._resolve(s, high):
+                total += self._support_left(s, high) if s.partial else s.strength
+        return total
+
+    def _support_against(self, supports: list[_Node], high: bool, foe: _Node) -> float:
+        """The supports given in a battle with ``foe``, without those of its partners
+        (``Variant.sides``: units of one side may not support against each other; a power's own
+        support against itself is standard play's)."""
+        total = 0.0
+        for s in supports:
+            if (s.side != foe.side or s.power == foe.power) and self._resolve(s, high):
                 total += self._support_left(s, high) if s.partial else s.strength
         return total
 
@@ -522,19 +530,29 @@ class _Resolver:
             return node.strength
         return node.strength + self._support_total(node.supports, high, against, also)
 
-    def _defend(self, node: _Node, high: bool, foe: _Node | None = None) -> float:
-        return node.strength + self._support_total(node.supports, high, None, None, foe) if node.supports \
-            else node.strength
+    def _defend(self, node: _Node, high: bool) -> float:
+        return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
 
-    def _prevent(self, node: _Node, high: bool, foe: _Node | None = None) -> float:
+    def _prevent_against(self, node: _Node, high: bool, foe: _Node) -> float:
+        """``_prevent`` in a battle with ``foe``: its partners' supports count for nothing."""
+        if not node.supports:
+            return self._prevent(node, high)
+        if node.convoyed and not self._path(node, high):
+            return 0
+        if node.opponents is not None:
+            for opponent in node.opponents:
+                if self._resolve(opponent, not high):
+                    return 0
+        return node.strength + self._support_against(node.supports, high, foe)
+
+    def _prevent(self, node: _Node, high: bool) -> float:
         if node.convoyed and not self._path(node, high):
             return 0
         if node.opponents is not None:
             for opponent in node.opponents:
                 if self._resolve(opponent, not high):
                     return 0  # beaten head to head: no effect where the winner came from (DATC 4.A.7)
-        return node.strength + self._support_total(node.supports, high, None, None, foe) if node.supports \
-            else node.strength
+        return node.strength + self._support_total(node.supports, high) if node.supports else node.strength
 
     def _resistance(self, node: _Node, high: bool) -> float:
         """What the province ``node`` moves into resists it with: a head-to-head opponent its
@@ -543,18 +561,20 @@ class _Resolver:
         there = self.at.get(node.dest)  # type: ignore[arg-type]
         total = 0.0
         stacks = self.stacks
-        foe = node if self.partners else None
+        partners = self.partners
         while there is not None:
             if there.carrier is not None or (stacks and self._share(node, there, there.province)):
                 pass
             elif there.kind == MOVE:
                 if _head_to_head(node, there):
-                    total += self._defend(there, high, foe)
+                    total += self._defend(there, high) if not partners or not there.supports \
+                        else there.strength + self._support_against(there.supports, high, node)
                 elif not self._resolve(there, not high):
                     total += there.strength  # it stays, alone: its move failed
             elif there.hold_supports:
-                total += there.strength + there.hold_extra + self._support_total(there.hold_supports, high, None, None,
-                                                                                 foe)
+                total += there.strength + there.hold_extra + (
+                    self._support_total(there.hold_supports, high) if not partners
+                    else self._support_against(there.hold_supports, high, node))
             else:
                 total += there.strength + there.hold_extra
             there = there.mate

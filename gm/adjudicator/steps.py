@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.movement import Resolution, amount_text, resolve_round
@@ -169,7 +169,8 @@ class _Rounds:
         self.contested = set(first.contested)
         self.later = first.later_supports
         self.blocked = first.blocked  # slot -> the province its path bounces at (a plain move met it)
-        self.sides = variant.sides(position) if variant.sides_share else None  # who shares as one power
+        self._sides: Mapping[str, str] | None = None  # who shares as one power, once a unit is dislodged
+        self._sides_known = False
         self.attempts: list[tuple[int, str, str]] = []  # a path's later step tried: (slot, from, into)
         # Where each unit of the position is now (None: dislodged or gone).
         self.where: list[Location | None] = [u.location for u in position.units]
@@ -186,7 +187,8 @@ class _Rounds:
             going = self._round(going)
         units = tuple(Unit(u.power, u.type, where) for u, where in zip(self.position.units, self.where)
                       if where is not None)
-        dislodged = self.variant.retreats_left(self.dislodged, units, self.sides, self.contested)
+        dislodged = self.variant.retreats_left(self.dislodged, units, self.sides(), self.contested) \
+            if self.dislodged else ()
         source = self.position.units
         moved = {slot: where for slot, where in enumerate(self.where) if where is not None and where != source[slot].location}
         outcome = MovementOutcome(self.results, units, dislodged, source, moved)
@@ -277,7 +279,15 @@ class _Rounds:
 
     def _retreats(self, unit: Unit, origin: str, resolution: Resolution) -> tuple[Location, ...]:
         standing = units_by_province(resolution.outcome.units)
-        return self.variant.retreat_options(unit, origin, False, standing, self.contested, self.sides)
+        return self.variant.retreat_options(unit, origin, False, standing, self.contested, self.sides())
+
+    def sides(self) -> Mapping[str, str] | None:
+        """The powers that share provinces as one (``Variant.sides_share``), asked once if at all."""
+        if not self._sides_known:
+            variant = self.variant
+            self._sides = variant.sides(self.position) if variant.sides_share else None
+            self._sides_known = True
+        return self._sides
 
     def _stopped(self, journey: _Journey, reason: Reason, why: str) -> None:
         done = self.results[journey.index]

@@ -419,21 +419,24 @@ class Variant:
         contested: AbstractSet[str],
         sides: Mapping[str, str] | None = None,
     ) -> tuple[Location, ...]:
-        """Where a dislodged unit may retreat: a place next to it that it could move to, not
-        where its attacker came from (unless by convoy), not left empty by a standoff, and not
-        beside units it may not stand with (``standing``: province -> the units there once the
-        moves are made; ``may_stand_with``, the rule a move in follows: a leader beside its own
-        army, an army beside its own garrison, fleets together at sea)."""
+        """Where a dislodged unit may retreat: each neighbouring place it could move to
+        (``destinations``), beside nothing it may not stand with (``standing``: province -> the
+        units there once the moves are made; ``may_stand_with``, the rule a move in follows: a
+        leader beside its own army, an army beside its own garrison, fleets together at sea), but
+        not where its attacker came from (unless by convoy) nor where a standoff left a province
+        empty."""
         options: list[Location] = []
+        stacks = self.stacks
         for province in sorted(self.map.neighbours.get(dislodged.location.province, ())):
             if province in contested:
                 continue
             if province == attacker_from and not attacker_convoyed:
                 continue  # DATC 4.A.5: only an attack by convoy leaves its origin open
             there = standing.get(province)
-            for location in self.destinations(dislodged, province):
-                if not there or self.may_stand_with(dislodged.moved_to(location), there, sides):
-                    options.append(location)
+            if not there:
+                options.extend(self.destinations(dislodged, province))
+            elif stacks:
+                options.extend(_retreat_beside(self, dislodged, province, there, sides))
         return tuple(options)
 
     def retreats_left(self, dislodged: Sequence[Dislodgement], units: Sequence[Unit],
@@ -627,6 +630,15 @@ def _tally(powers: Iterable[str]) -> dict[str, int]:
     for power in powers:
         counts[power] = counts.get(power, 0) + 1
     return counts
+
+
+def _retreat_beside(variant: Variant, dislodged: Unit, province: str, there: Sequence[Unit],
+                    sides: Mapping[str, str] | None) -> tuple[Location, ...]:
+    """The places of ``province``, where ``there`` stand, a dislodged unit may retreat to."""
+    if not variant.may_stand_with(dislodged.moved_to(there[0].location.whole), there, sides):
+        return ()  # asked of the province first: most occupied ones are closed, their places unasked
+    return tuple([loc for loc in variant.destinations(dislodged, province)
+                  if variant.may_stand_with(dislodged.moved_to(loc), there, sides)])
 
 
 def units_by_province(units: Iterable[Unit]) -> dict[str, list[Unit]]:

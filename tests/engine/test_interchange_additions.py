@@ -143,3 +143,17 @@ def test_what_a_rule_announces_comes_out() -> None:
                          "dislodged": {"Latium": [{"unit": "A ROM", "retreats": ["NAP"]}]}})
     assert result["announcements"] == ["the mark of A ROM is lost"]
     assert result["extra"] == {"marked": []}
+
+
+def test_a_retreat_is_judged_by_the_rules_as_well_as_by_the_list_given() -> None:
+    """A retreat phase's list of retreats names Albania, where a Turkish army now stands: the
+    rules refuse the retreat there, and another place of the list counts."""
+    dislodged = {"Austria": [{"unit": "A SER", "attacker_from": "BUL", "retreats": ["ALB", "GRE"]}]}
+    units = {"Turkey": ["A SER", "A ALB"]}
+    refused = adjudicate({"variant": "standard", "phase": "S1901R", "units": units, "dislodged": dislodged,
+                          "orders": {"Austria": ["A SER R ALB"]}})
+    assert refused["results"]["Austria"][0]["reason"] == "illegal: Albania is occupied by A ALB (Turkey)"
+    assert "Austria" not in refused["units"]
+    kept = adjudicate({"variant": "standard", "phase": "S1901R", "units": units, "dislodged": dislodged,
+                       "orders": {"Austria": ["A SER R GRE"]}})
+    assert kept["units"]["Austria"] == ["A GRE"]

@@ -74,6 +74,7 @@ RULINGS = (
     # 8: roads
     "A land unit (never a fleet) standing in a city may move along roads", "no territory may be entered twice",
     "stop in Narbonensis and Dalmatia", "supported into any one territory of its route", "never along roads",
+    "is attacked from the territory it stands in", "cuts that unit's support", "never tries it, and cuts nothing there",
     # 9: straits
     "Thracia-Asia, Baetica-Tingitana, Neapolis-Sicilia, Belgica-Britannia", "do not block them",
     "No road crosses a strait, and no unit retreats across one", "having made no retreat, is destroyed",

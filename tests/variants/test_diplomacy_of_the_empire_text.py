@@ -196,6 +196,21 @@ def test_a_road_unit_stopped_before_its_destination_cuts_nothing_there() -> None
     assert result["dislodged"]["Macedonia"][0]["unit"] == "I BEL"
 
 
+def test_a_cut_that_would_stop_the_road_unit_making_it_is_not_made() -> None:
+    """Road rules, a ruling: Italia's infantry in Lugdunensis supports Macedonia's out of
+    Aquitania into Narbonensis. Moving out, it leaves Aquitania to Hispania's road unit, which
+    then tries Lugdunensis: were that to cut the support, Macedonia's infantry would bounce and
+    stay in Aquitania, and the road unit would never get there to cut it. The cut is not made:
+    Narbonensis falls, and the road unit stops in Aquitania."""
+    result = adjudicate("S-43M", {"Hispania": ["I HIS"], "Macedonia": ["I AQU"], "Numidia": ["I NAR"], "Italia": ["I LUG"]},
+                        {"Hispania": ["I HIS - AQU - LUG"], "Macedonia": ["I AQU - NAR"], "Italia": ["I LUG S I AQU - NAR"]},
+                        extra=ROAD_NORTH)
+    assert result["results"]["Italia"][0]["outcome"] == "succeeds"
+    assert result["results"]["Macedonia"][0]["outcome"] == "succeeds"
+    assert result["dislodged"]["Numidia"][0]["unit"] == "I NAR"
+    assert result["units"]["Hispania"] == ["I AQU"]
+
+
 # -- inflation ----------------------------------------------------------------------------------------------
 
 def test_inflation_never_goes_back() -> None:

@@ -45,6 +45,7 @@ RULINGS = (
     "1    one attacking fleet sunk", "2    every attacking fleet sunk", "the defender rolls: even, two of each side",
     "4-5  no effect", "6    one defending fleet sunk", "7-8  two defending fleets sunk",
     "a defender that survives makes its own attack", "support gives no support, whatever its die",
+    "stays failed, whatever the attacks do", "even when an attack sinks one of them",
     "survives still convoys", "sunk is lost with it", "never overland",
     # 4: storms
     "every fleet at sea (not in port) rolls a D6", "1    severely damaged: next Spring it only holds", "2    sunk",

@@ -28,7 +28,9 @@ def test_the_rules_of_rise_of_rome_ii_as_this_judge_reads_them(world: World) -> 
                    "its own supports counted", "even an attack from the space a support goes into",
                    "a\n  leader crosses a bridge so closed", "its leader counts", "not\n  where its own leader stands",
                    "a double\n  unit's gets in", "results of the Winter\n  adjustments",
-                   "Zama - Syracuse (across African Sea)", "sacked centres no longer count", "  Caucasus, Dacia, Gaul, Germania."):
+                   "Zama - Syracuse (across African Sea)", "sacked centres no longer count", "  Caucasus, Dacia, Gaul, Germania.",
+                   "A unit may retreat into a space where it could", "a leader and a unit of its own retreating into one",
+                   "a support to hold it is void", "Orders (retreats too) may name a"):
         assert ruling in text, ruling
     assert all(len(line) <= WIDTH for line in lines), [line for line in lines if len(line) > WIDTH]
 

@@ -41,7 +41,10 @@ def test_the_rules_of_roman_diplomacy_as_this_judge_reads_them(world: World, nam
                    # issue 23's rulings (13-17, 20)
                    "or of an empire\n  federated with it", 'its result says "void"', "a member's fleet does",
                    "passes where it then stands", "carried out before that phase's builds",
-                   "each Spring and each Fall, once its\n  retreats are made", "clears it at once"):
+                   "each Spring and each Fall, once its\n  retreats are made", "clears it at once",
+                   # sharing a province in retreats, supports against a partner
+                   "never beside a neutral garrison or another", "A retreat order is judged by these rules",
+                   "a support to hold against a partner's attack", "rules hold: an empire's own support"):
         assert ruling in text, ruling
     assert all(len(line) <= WIDTH for line in lines), [line for line in lines if len(line) > WIDTH]
 

@@ -21,7 +21,8 @@ docs/rules/diplomacy-of-the-empire.md. Each rule, and where it lives:
 - 8 road moves: land units in a city, along roads (``review_on_board``), in step with each
   other, and meeting a plain move into any province of the route whatever the step (the
   engine's ``MoveAlongPath``); supports into any province of the route (``reaches_otherwise``);
-  no retreat along roads (the engine's one-province retreats).
+  each province the road unit tries to enter is attacked, its supports cut, as by any move (the
+  engine's steps, ``_cut_by_paths``); no retreat along roads (the engine's one-province retreats).
 - 9 straits: crossed in one move (the map's borders); no retreat across them (``retreat_options``).
 - 10 PAY: in any phase, multiples of 5, never more than the payer has; to the payee's home:
   intercepted by whoever holds it, or stands in it at the end of a Fall phase (``_payments``).

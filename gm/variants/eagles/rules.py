@@ -13,7 +13,8 @@ docs/rules/eagles.md. Each rule, and where it lives:
 - 3 sea warfare: fleets at sea share their sea whatever their powers (``may_share``); the
   ``Attack`` order (``orders``) is resolved in ``before_movement``: where every fleet is once
   the moves are judged with the attacks holding (``Effects.preview``: a fleet whose move fails
-  stays where it was), the attacks in the order of a die each (ties rolled again), each
+  stays where it was, and its move stays failed after the attacks: ``Effects.fail``), the
+  attacks in the order of a die each (ties rolled again), each
   with its die and the table; an attacked supporting fleet gives no support; in
   ``after_movement`` an army whose convoy failed because a convoying fleet was sunk goes down
   with it.
@@ -270,9 +271,11 @@ class Eagles(Variant):
         if not attacks:
             return
         after = self._after_naval_movements(effects)
-        for slot, unit in enumerate(units):  # the naval movements are made: a fleet's move that failed stays failed
-            if unit.type is FLEET and after[slot] == unit.location.province and _moves(effects.order_of(slot)):
-                effects.fail(slot)
+        for ruling in effects.rulings:  # the naval movements are made: a fleet's move that failed stays failed
+            fleet = ruling.unit
+            if ruling.counts and fleet is not None and fleet.type is FLEET and isinstance(ruling.order, Move) \
+                    and after[ruling.slot] == fleet.location.province:
+                effects.fail(ruling.slot)
         attacked: dict[int, str] = {}
         for key in self._order_of_attacks(effects, list(attacks), attacks):
             self._attack(effects, key, attacks[key], after, attacked)
@@ -385,11 +388,15 @@ class Eagles(Variant):
     def _naval_moves_failed(effects: Effects, outcome: MovementOutcome) -> None:
         """3: a fleet's move that failed with the naval movements says so where the attacks left
         its way open after all (nobody stands where it was going)."""
+        failed, sunk = effects.failed, effects.destroyed
+        moves = [(index, order.destination.province) for index, ruling in enumerate(effects.rulings)
+                 if ruling.slot in failed and ruling.slot not in sunk and ruling.counts
+                 and isinstance(order := ruling.order, Move)]
+        if not moves:
+            return
         standing = {u.location.province for u in outcome.units}
-        for slot in sorted(effects.failed - set(effects.destroyed)):
-            index = effects.ruling_for(slot)
-            order = effects.rulings[index].order if index is not None else None
-            if index is not None and isinstance(order, Move) and order.destination.province not in standing:
+        for index, province in moves:
+            if province not in standing:
                 result = outcome.results[index]
                 result.notes = (*result.notes, "it failed with the naval movements, made before the attacks at sea")
 
@@ -583,7 +590,3 @@ class Eagles(Variant):
 
 def make(game_map: GameMap) -> Variant:
     return Eagles("eagles", game_map)
-
-
-def _moves(order: Order | None) -> bool:
-    return isinstance(order, Move)

@@ -8,10 +8,11 @@ tests in docs/rules/rise-of-rome-ii.md. Each rule, and where it lives:
 - 1, 9: the calendar: Spring, Autumn, Winter adjustments, years counting down from 220 B.C.
 - 3: leaders (``L``) of strength 1/2, moving by any border an army or a fleet could use, needing
   no supply centre (``supplied``); placed with the first Spring orders (``prepare_movement``);
-  sharing a space with one unit of their own (``may_share``) and leading it (``before_movement``:
-  the leader goes with the unit and adds 1/2); a leader giving support exposes its space: any
-  attack cuts every support given from it (``_expose_supports``); never taking a centre alone
-  (``update_ownership``).
+  sharing a space with one unit of their own (``may_share``: moving in and retreating in) and
+  leading it (``before_movement``: the leader goes with the unit and adds 1/2); a leader giving
+  support exposes its space: any attack cuts every support given from it (``_expose_supports``);
+  never taking a centre alone (``update_ownership``); named in any order (``leader_at``, a
+  dislodged one too).
 - 4, 5.2: Barbarians build armies only in their vacant build areas, which no one else enters
   (``destinations``, ``build_sites``); civilised powers build in any vacant centre they own.
 - 5.1: a captured Barbarian home centre left without a unit of its owner (a leader counts) at

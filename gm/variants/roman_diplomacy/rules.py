@@ -454,51 +454,51 @@ class RomanDiplomacy(Variant):
         it was given for are all against partners (a move into a province where a partner stays,
         a hold against a partner's attack, a move a partner's move into the same province meets),
         else a note of what it did not count against."""
-        supports = [(index, order) for index, ruling in enumerate(effects.rulings)
-                    if ruling.acts and isinstance(order := ruling.acting or ruling.order, (SupportMove, SupportHold))
-                    and outcome.results[index].succeeded]
+        side_of = {member: " + ".join(federation) for federation in state.federations for member in federation}
+        results = outcome.results
+        supports: list[tuple[int, SupportMove | SupportHold]] = []
+        moving: dict[str, list[Unit]] = {}  # province -> the units ordered to move into it
+        for index, ruling in enumerate(effects.rulings):
+            if not ruling.acts:
+                continue
+            order = ruling.acting or ruling.order
+            if isinstance(order, Move):
+                if ruling.unit is not None:
+                    moving.setdefault(order.destination.province, []).append(ruling.unit)
+            elif isinstance(order, (SupportMove, SupportHold)) and ruling.power in side_of and results[index].succeeded:
+                supports.append((index, order))
         if not supports:
             return
-        units = effects.position.units
         staying: dict[str, list[Unit]] = {}  # province -> the units that did not move out of it
-        for slot, unit in enumerate(units):
-            if slot not in outcome.moved:
-                staying.setdefault(unit.location.province, []).append(unit)
-        moving: dict[str, list[Unit]] = {}  # province -> the units ordered to move into it
-        for ruling in effects.rulings:
-            order = ruling.acting or ruling.order
-            if ruling.acts and ruling.unit is not None and isinstance(order, Move):
-                moving.setdefault(order.destination.province, []).append(ruling.unit)
+        if any(isinstance(order, SupportMove) for _, order in supports):
+            for slot, unit in enumerate(effects.position.units):
+                if slot not in outcome.moved:
+                    staying.setdefault(unit.location.province, []).append(unit)
         for index, order in supports:
-            ruling, result = effects.rulings[index], outcome.results[index]
-            side = state.side_of(ruling.power)
-
-            def partner(unit: Unit) -> bool:
-                return unit.power != ruling.power and state.side_of(unit.power) == side
-
+            power = effects.rulings[index].power
+            result = outcome.results[index]
+            side = side_of[power]
             if isinstance(order, SupportMove):
                 there = order.destination.province
-                kept = [u for u in staying.get(there, ()) if partner(u)]
+                kept = [u for u in staying.get(there, ()) if u.power != power and side_of.get(u.power) == side]
                 if kept:
                     result.succeeded, result.reason = False, Reason.VOID
-                    result.detail = (f"{kept[0]} is {kept[0].power}'s, of {ruling.power}'s own federation: "
+                    result.detail = (f"{kept[0]} is {kept[0].power}'s, of {power}'s own federation: "
                                      "no support against it counts")
                     continue
                 against = [u for u in moving.get(there, ()) if u.location.province != order.supported.province]
             else:
                 there = order.supported.province
                 against = [u for u in moving.get(there, ()) if u.location.province != there]
-            partners = [u for u in against if partner(u)]
+            partners = [u for u in against if u.power != power and side_of.get(u.power) == side]
             if not partners:
                 continue
             named = ", ".join(f"{u} ({u.power})" for u in partners)
             if len(partners) == len(against):
                 result.succeeded, result.reason = False, Reason.VOID
-                result.detail = (f"given against {named}, of {ruling.power}'s own federation: no support against it "
-                                 "counts")
+                result.detail = f"given against {named}, of {power}'s own federation: no support against it counts"
             else:
-                result.notes = (*result.notes, f"it counts for nothing against {named}, of {ruling.power}'s own "
-                                               "federation")
+                result.notes = (*result.notes, f"it counts for nothing against {named}, of {power}'s own federation")
 
     def _barbarian_armies(self, units: list[Unit], results: Sequence[OrderResult]) -> list[Unit]:
         """8: a barbarian army no longer kept stands in civil disorder; one hired again leaves it."""
