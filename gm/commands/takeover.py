@@ -68,16 +68,17 @@ def take_over(ctx: MailContext, game: Game, opening: Opening, player: Player, ac
         if request.opening_id == opening.id and request.player_id == player.id:
             request.outcome, request.decided_at, request.decided_by = "approved", now, actor
     openings.close(services, session, game, opening, "taken", taker=player.id)
-    for entry in session.scalars(select(Standby).where(Standby.player_id == player.id)):
+    standing = list(session.scalars(select(Standby).where(Standby.player_id == player.id)))
+    for entry in standing:
         session.delete(entry)  # placed: off every list
     services.audit(session, game, actor, "taken-over", power=seat.power, player=player.email, reason=opening.reason)
-    _welcome(ctx, game, seat, secret, opening)
-    _announce(ctx, game, seat)
     if game.status == GameStatus.PAUSED and game.paused_reason == openings.waiting_for(seat.power):
         try:
-            gm_actions.resume(services, session, game, "system")
+            gm_actions.resume(services, session, game, "system")  # the game waited for this power
         except GameError:
             pass  # another power still waits for its player
+    _welcome(ctx, game, seat, secret, opening, stood_by=bool(standing))
+    _announce(ctx, game, seat)
     if game.status == GameStatus.ACTIVE:  # the power's orders as they stand count for its new seat
         orderbook.recount_ready(services, session, game)
         orderbook.note_orders_changed(services, session, game)
@@ -97,7 +98,7 @@ def _tell_displaced(ctx: MailContext, game: Game, seat: Seat) -> None:
              f"If you think this is a mistake, write to the game master, {settings.gm}.")
 
 
-def _welcome(ctx: MailContext, game: Game, seat: Seat, secret: str, opening: Opening) -> None:
+def _welcome(ctx: MailContext, game: Game, seat: Seat, secret: str, opening: Opening, stood_by: bool) -> None:
     """The new player's mail: the secret, the board, the power's orders, the deadline."""
     services, session = ctx.services, ctx.session
     assert seat.player is not None and seat.power is not None
@@ -119,7 +120,8 @@ def _welcome(ctx: MailContext, game: Game, seat: Seat, secret: str, opening: Ope
         power=seat.power, variant=variant, title=variant.title(position.phase), board=board,
         centres=bool(variant.map.supply_centres), state=variant.state_report(position),
         orders=[namer.order(o, seat.power) for o in orders], missing=missing,
-        why=LEFT_BECAUSE.get(opening.reason, ""), deadline=game.deadline if game.status == GameStatus.ACTIVE else None)
+        why=LEFT_BECAUSE.get(opening.reason, ""), deadline=game.deadline if game.status == GameStatus.ACTIVE else None,
+        stood_by=stood_by)
 
 
 def _announce(ctx: MailContext, game: Game, seat: Seat) -> None:

@@ -82,7 +82,7 @@ def test_a_standby_who_answers_takes_it_and_leaves_every_list(post: Post) -> Non
     assert "You take it at once" in offer
     post.send(FIRST, "JOIN g France\n")
     assert "You now play France in g." in post.reply(FIRST)
-    assert "You now play France" in takeover_mail(post, FIRST)
+    assert "You no longer stand by for any game: STANDBY puts you back on the list." in flat(takeover_mail(post, FIRST))
     with post.world.services.db.sessions() as session:
         assert session.scalars(select(Standby)).all() == []
 

@@ -215,6 +215,8 @@ def test_a_game_that_waits_for_a_player_goes_on_once_one_takes_it(post: Post) ->
     with post.world.services.db.sessions() as session:
         assert find_game(session, "g").status == GameStatus.ACTIVE
     assert post.mails(to="england@example.test", kind="resume")
+    welcome = takeover_mail(post, NEW)
+    assert "Deadline: " in welcome and "stand by" not in welcome  # the game's new deadline
 
 
 def _process(world: World) -> None:
