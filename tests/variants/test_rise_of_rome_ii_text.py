@@ -116,6 +116,15 @@ def test_a_leader_and_its_army_retreating_into_one_space_share_it_where_two_armi
     assert "Rome" not in clash["units"]
 
 
+def test_a_leader_and_its_own_army_moving_into_one_space_share_it_where_two_armies_stand_off() -> None:
+    """3.4: Scipio from Umbria and Rome's army from Rome both enter Etruria: a leader and a unit
+    of its own may share a space, so both get there; two Roman armies would stand off."""
+    shared = adjudicate("S-219M", {"Rome": ["L UMB", "A ROM"]}, {"Rome": ["Scipio - Etruria", "A Rome - Etruria"]})
+    assert shared["units"]["Rome"] == ["A ETU", "L ETU"]
+    standoff = adjudicate("S-219M", {"Rome": ["A UMB", "A ROM"]}, {"Rome": ["A UMB - ETU", "A ROM - ETU"]})
+    assert [r["reason"] for r in standoff["results"]["Rome"]] == ["bounced", "bounced"]
+
+
 # -- 4: the Barbarians ----------------------------------------------------------------------------
 
 def test_a_civilised_fleet_may_convoy_a_barbarian_army() -> None:

@@ -140,6 +140,19 @@ def test_a_federation_partners_attack_cuts_no_support() -> None:
     assert result["dislodged"]["Camilla"][0]["unit"] == "A MAR"
 
 
+def test_a_federation_partners_supported_attack_never_dislodges_a_partner() -> None:
+    """5: Aurelia's attack on Venice, held by Bellona, its partner, with Aurelia's own support: a
+    support against a partner counts for nothing, and Bellona's army stays; without the
+    federation it is dislodged."""
+    units = {"Aurelia": ["A TYR", "A PIE"], "Bellona": ["A VEN"]}
+    orders = {"Aurelia": ["A TYR - VEN", "A PIE S A TYR - VEN"]}
+    federated = adjudicate("S101M", units, orders, extra=FEDERATION)
+    assert federated["results"]["Aurelia"][0]["reason"] == "bounced" and federated["dislodged"] == {}
+    assert federated["results"]["Aurelia"][1]["reason"].startswith("void: A VEN is Bellona's")
+    alone = adjudicate("S101M", units, orders, extra={"barbarians": []})
+    assert alone["dislodged"]["Bellona"][0]["unit"] == "A VEN"
+
+
 # -- 8. barbarian armies ------------------------------------------------------------------------------
 
 def test_a_kept_barbarian_army_does_not_make_its_province_barbarian() -> None:
