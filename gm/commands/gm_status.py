@@ -44,7 +44,7 @@ def gm_status(ctx: MailContext, game: Game) -> list[str]:
             lines.append(hang(f"  {seat.power if seat else '?'}: {opening_stage(ctx.services, session, game, opening)}", 4))
     asks = openings.waiting_asks(session, game, open_only=True)
     if asks:
-        lines += ["", "Asks to take over, waiting for your answer (APPROVE <address> or REFUSE <address>):"]
+        lines += ["", hang("Asks to take over, waiting for your answer (APPROVE <address> or REFUSE <address>):", 0)]
         for request in asks:
             player = session.get(Player, request.player_id)
             opening = session.get(Opening, request.opening_id)

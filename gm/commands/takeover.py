@@ -19,7 +19,7 @@ from gm.commands import gm_actions
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games import openings, orderbook, records
 from gm.games.lifecycle import GameError, current_seats, find_game, player_for, power_named, seat_of, units_named
-from gm.games.mailer import reader_zone
+from gm.games.mailer import reader_zone, wrap
 from gm.games.notices import recipients, tell_gm
 from gm.games.passwords import hash_secret, new_secret
 from gm.games.privacy import game_seen_by, no_such_game
@@ -184,16 +184,16 @@ def join_started(ctx: MailContext, game: Game, wanted: str | None) -> list[str]:
     if policy is TakeoverPolicy.OPEN:
         taken = take_over(ctx, game, opening, player, ctx.sender)
         ctx.enter(game, taken.seat)
-        return [f"You now play {power} in {game.name}. Your secret, the board and {power}'s orders as they "
-                "stand are in a mail of their own, on its way to you; the lines after this one act as "
-                f"{power}."]
+        return [wrap(f"You now play {power} in {game.name}. Your secret, the board and {power}'s orders as they "
+                     "stand are in a mail of their own, on its way to you; the lines after this one act as "
+                     f"{power}.")]
     return _ask(ctx, game, opening, player, power)
 
 
 def _ask(ctx: MailContext, game: Game, opening: Opening, player: Player, power: str) -> list[str]:
     services, session = ctx.services, ctx.session
     if any(r.opening_id == opening.id and r.player_id == player.id for r in openings.waiting_asks(session, game)):
-        return [f"You have asked to take over {power} in {game.name} already; its game master decides."]
+        return [wrap(f"You have asked to take over {power} in {game.name} already; its game master decides.")]
     session.add(TakeoverRequest(game_id=game.id, opening_id=opening.id, player_id=player.id,
                                 asked_at=services.clock.now(), outcome="", decided_by=""))
     if opening.offered_to == player.id:
@@ -207,8 +207,8 @@ def _ask(ctx: MailContext, game: Game, opening: Opening, player: Player, power: 
             text=f"{player.email} asks to take over {power} in {game.name}. {history}\n\n"
                  f"To let them, send APPROVE {player.email} (after SIGNON GM {game.name} <secret>); to say no, "
                  f"REFUSE {player.email}. Your game page lists the asks that wait, with a button for each.")
-    return [f"You have asked to take over {power} in {game.name}. Its game master approves each takeover: "
-            "you will be told by mail."]
+    return [wrap(f"You have asked to take over {power} in {game.name}. Its game master approves each takeover: "
+                 "you will be told by mail.")]
 
 
 # -- the game master's answer ---------------------------------------------------------------------
@@ -263,8 +263,8 @@ class Approve(_Answer):
         if playing is not None:
             raise CommandError(f"{player.email} plays {playing} in {game.name} now: one power to a player")
         taken = take_over(ctx, game, opening, player, ctx.actor)
-        return [f"{player.email} now plays {taken.seat.power} in {game.name}, and has been sent its secret; "
-                "everyone has been told."]
+        return [wrap(f"{player.email} now plays {taken.seat.power} in {game.name}, and has been sent its secret; "
+                     "everyone has been told.")]
 
 
 class Refuse(_Answer):
@@ -284,7 +284,7 @@ class Refuse(_Answer):
                       "Thank you for offering.")
         if opening.offered_to == player.id and opening.public_at is None:
             openings.advance(ctx.services, ctx.session, game, opening)  # the next standby's turn
-        return [f"{player.email} has been told that it will not play {power} in {game.name}."]
+        return [wrap(f"{player.email} has been told that it will not play {power} in {game.name}.")]
 
 
 # -- standing by ----------------------------------------------------------------------------------
@@ -312,7 +312,7 @@ class StandBy(Command):
             game = game_seen_by(ctx.services, ctx.session, words[0], ctx.sender, lock=True)
             if game is None:
                 raise CommandError(no_such_game(words[0]))
-        return self._leave(ctx, game) if off else self._join(ctx, game)
+        return [wrap(line) for line in (self._leave(ctx, game) if off else self._join(ctx, game))]
 
     def _join(self, ctx: MailContext, game: Game | None) -> list[str]:
         services, session = ctx.services, ctx.session

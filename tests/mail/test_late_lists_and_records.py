@@ -120,6 +120,8 @@ def test_deadlines_kept_late_and_missed_are_counted_and_shown(graced: Post) -> N
             "in 1 game") in status
     assert ("Germany germany@example.test, active here: 0 kept, 1 late, 1 missed on this judge: 0 kept, 1 late, "
             "1 missed in 1 game") in status
+    for mail in post.mails():  # every reply and mail of the scenario fits 72 columns
+        assert all(len(line) <= 72 or line.startswith("ERROR:") for line in mail.body.splitlines()), mail.body
     gm_summary = flat(answer(post, GM, "SUMMARY"))
     assert "France: france@example.test" not in gm_summary  # names, never addresses
     assert "a player who gave no name, from the start to Fall 1901 movement (resigned)" in gm_summary

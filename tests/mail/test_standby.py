@@ -69,6 +69,8 @@ def test_a_power_is_offered_to_each_standby_in_turn_then_to_everyone(post: Post)
     announced = post.mails(to="england@example.test", kind="open-power")
     assert len(announced) == 1 and "JOIN g France" in announced[0].body  # nobody left: everyone's turn
     assert len(offers(post, FIRST)) == 1  # each asked once
+    for mail in post.mails():  # every reply, offer and notice fits 72 columns (an error is one line)
+        assert all(len(line) <= 72 or line.startswith("ERROR:") for line in mail.body.splitlines()), mail.body
     with post.world.services.db.sessions() as session:
         # the first, who did not answer, stays for g; the second passed on g only, and stays for any game
         assert [s.game_id is None for s in session.scalars(select(Standby).order_by(Standby.id))] == [False, True]
