@@ -1,16 +1,21 @@
-"""The chart of a game year by year: a line per power in its colour through its counts, starting
-where it came into the game and ending at its first 0 once out; Diplomacy of the Empire's
+"""The chart of a game year by year: a line per power in its colour through its counts, every
+point exactly on its value, starting where it came into the game and ending at its first 0 once
+out; lines sharing a stretch told apart by width (each a band around the one above), never
+moved off their values; past eight powers a small plot per power; Diplomacy of the Empire's
 territories and talents on panels of their own."""
 
 from __future__ import annotations
 
+import math
 import random
+import re
 
 from gm.adjudicator.engine import adjudicate
+from gm.adjudicator.phaselog import PhaseLog
 from gm.bots.plausible import PlausiblePlayer
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
-from gm.render.chart import chart_png, chart_svg, history_chart
+from gm.render.chart import OTHERS, chart_png, chart_svg, history_chart
 from gm.render.colours import Palette
 from gm.variants.catalog import VariantCatalog
 
@@ -31,11 +36,18 @@ def years(name: str, count: int, seed: int = 2) -> list[tuple[str, Position]]:
     return points
 
 
-def values(line, panel) -> list[int]:  # type: ignore[no-untyped-def]
-    """A line's values read back from its points on the panel's scale."""
+def read(y: float, panel) -> float:  # type: ignore[no-untyped-def]
+    """The value at height ``y`` on the panel's scale."""
     (low, *_), top = panel.values, panel.values[-1]
     per = (float(low.at) - float(top.at)) / (int(top.text) - int(low.text))
-    return [round(int(low.text) + (float(low.at) - y) / per) for _, y in line.dots]
+    return int(low.text) + (float(low.at) - y) / per
+
+
+def values(line, panel) -> list[int]:  # type: ignore[no-untyped-def]
+    """A line's values read back from its points on the panel's scale: each exactly a whole value."""
+    found = [read(y, panel) for _, y in line.dots]
+    assert all(abs(v - round(v)) < 1e-6 for v in found), found
+    return [round(v) for v in found]
 
 
 def test_a_line_per_power_through_its_centres_in_its_colour() -> None:
@@ -52,7 +64,7 @@ def test_a_line_per_power_through_its_centres_in_its_colour() -> None:
         assert values(line, panel) == [len(board.centres_of(line.power)) for _, board in points]
     assert {line.power for line in panel.lines} == set(variant.map.powers)
     svg = chart_svg(chart)
-    assert svg.count('class="line"') == 7
+    assert len(set(re.findall(r'class="line" data-power="([^"]+)"', svg))) == 7
     assert chart_png(chart).startswith(b"\x89PNG")
 
 
@@ -87,3 +99,56 @@ def test_a_game_that_has_just_begun_is_one_point() -> None:
     chart = history_chart(variant, "g", [("start", variant.initial_position())])
     assert all(len(line.dots) == 1 for line in chart.panels[0].lines)
     assert variant.initial_position().phase.kind is PhaseKind.MOVEMENT
+
+
+def test_lines_sharing_a_stretch_stay_on_their_values_each_a_band_around_the_next() -> None:
+    variant = CATALOG.get("standard")
+    chart = history_chart(variant, "g", years("standard", 2))
+    (panel,) = chart.panels
+    for stretch in panel.stretches:  # every stretch from a point to the next, on the values
+        assert any(math.dist(stretch.a, d) < 1e-6 for line in panel.lines for d in line.dots)
+        assert any(math.dist(stretch.b, d) < 1e-6 for line in panel.lines for d in line.dots)
+    shared: dict[tuple, list] = {}
+    for stretch in panel.stretches:
+        shared.setdefault((stretch.a, stretch.b), []).append(stretch)
+    together = [group for group in shared.values() if len(group) > 1]
+    assert together, "at the start every power has 3 or 4 centres: some stretches are shared"
+    for group in together:
+        widths = [s.width for s in group]
+        assert len(set(widths)) == len(widths)  # each a band of its own width
+        assert widths == sorted(widths, reverse=True)  # the widest drawn first, under the others
+        assert min(b - a for a, b in zip(sorted(widths), sorted(widths)[1:])) >= 2  # a band of 1 px and more each side
+    rings: dict[tuple, list] = {}
+    for dot in panel.dots:
+        rings.setdefault((dot.x, dot.y), []).append(dot.r)
+    assert all(len(set(r)) == len(r) and r == sorted(r, reverse=True) for r in rings.values())
+
+
+def test_past_eight_powers_each_has_a_small_plot_its_line_over_the_others_in_grey() -> None:
+    variant = CATALOG.get("eagles")
+    log = PhaseLog("seed")
+    start = variant.opening(variant.powers_in_play(12, log), log)
+    player = PlausiblePlayer(variant, random.Random(2))
+    points, position = [("start", start)], start
+    while len(points) < 4:
+        report = adjudicate(variant, position, player.orders(position), seed="chart")
+        if report.next.phase.year != position.phase.year:
+            points.append((variant.calendar.year_label(position.phase.year), report.next))
+        position = report.next
+    chart = history_chart(variant, "e", points)
+    assert len(chart.panels) == 12 and chart.panels[0].caption.startswith("Supply centres")
+    palette = Palette(variant)
+    for panel in chart.panels:
+        power, last = panel.heading.rsplit(" ", 1)
+        mine = [s for s in panel.stretches if s.power == power]
+        assert mine and all(s.colour == palette.colour(power) for s in mine)
+        assert panel.stretches[-len(mine):] == mine  # drawn last, over the others
+        assert all(s.colour == OTHERS for s in panel.stretches if s.power != power)
+        assert {d.power for d in panel.dots} == {power}
+        assert int(last) == len(points[-1][1].centres_of(power))
+        assert all(abs(read(d.y, panel) - round(read(d.y, panel))) < 1e-6 for d in panel.dots)
+    boxes = [(p.left, p.top, p.right, p.bottom) for p in chart.panels]
+    for i, a in enumerate(boxes):  # the small plots side by side, none over another
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert chart_png(chart).startswith(b"\x89PNG")
