@@ -265,10 +265,10 @@ class _Drawer:
 
     def entered(self, location: Location, start: Point) -> list[tuple[Point, float]]:
         """Where an arrow into ``location`` may end, and how far short of it, best first: the
-        edge of each unit drawn there, the nearest the arrow's start first, else the province's
-        spot."""
-        here = sorted((b for b in self.boxes if b.province == location.province and math.dist((b.x, b.y), start) > 0.5),
-                      key=lambda b: math.dist((b.x, b.y), start))
+        edge of each unit standing there, the nearest the arrow's start first, else the
+        province's spot (a unit dislodged there stands aside, off the spot its attacker takes)."""
+        here = sorted((b for b in self.boxes if b.province == location.province and not b.dislodged
+                       and math.dist((b.x, b.y), start) > 0.5), key=lambda b: math.dist((b.x, b.y), start))
         ends = [((b.x, b.y), b.half + 2.5) for b in here]
         if ends:
             return ends

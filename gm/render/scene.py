@@ -49,16 +49,23 @@ from gm.render.spacing import spaced_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
 from gm.reports.names import off_board
 
-__all__ = ["Area", "CentreMark", "Label", "LegendEntry", "LinkMark", "MarkLegend", "MarkerMark", "Scene", "TintArea",
-           "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "order_scene", "unit_mark"]
+__all__ = ["DISLODGED_SIDES", "Area", "CentreMark", "Label", "LegendEntry", "LinkMark", "MarkLegend", "MarkerMark",
+           "Scene", "TintArea", "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "order_scene", "unit_mark"]
 
 Point = tuple[float, float]
 LINE_ROOM = 2.0  # half the room an order's line takes from the names
 
 
-def dislodged_offset(spot: Point) -> Point:
+# Where a dislodged unit stands off its province's spot, in the order tried: up and right (beside
+# the unit that beat it), then the other corners, then straight out; the first clear of every
+# other unit's mark (a neighbouring province's unit may stand just there).
+DISLODGED_SIDES = ((1, -1), (-1, -1), (1, 1), (-1, 1), (1.4, 0), (-1.4, 0), (0, -1.4), (0, 1.4))
+
+
+def dislodged_offset(spot: Point, side: int = 0) -> Point:
     gap = style.UNIT_RADIUS + 4
-    return spot[0] + gap, spot[1] - gap
+    dx, dy = DISLODGED_SIDES[side]
+    return spot[0] + dx * gap, spot[1] + dy * gap
 
 
 def unit_mark(placed: Placed, colour: str) -> UnitMark:
@@ -230,7 +237,7 @@ class _Spots:
 
     def __init__(self, shapes: MapShapes):
         self.shapes = shapes
-        self.waiting: dict[Point, list[Piece]] = {}
+        self.waiting: dict[tuple[Point, bool], list[Piece]] = {}  # by spot, and dislodged or not
         self.marks: dict[tuple[str, UnitType, Location, bool], list[Point]] = {}
         self.anywhere: dict[tuple[Location, bool], list[tuple[UnitType, Point]]] = {}
         self.placed: list[UnitBox] = []
@@ -245,7 +252,7 @@ class _Spots:
     def add(self, piece: Piece) -> None:
         spot = self.of(piece.unit.location)
         if spot is not None:
-            self.waiting.setdefault(dislodged_offset(spot) if piece.dislodged else spot, []).append(piece)
+            self.waiting.setdefault((spot, piece.dislodged), []).append(piece)
 
     def room(self, pieces: list[Piece]) -> Room | None:
         """The area the units of one spot are drawn in: their province's (dislodged units stand
@@ -255,8 +262,21 @@ class _Spots:
         return room_of(self.shapes.provinces[pieces[0].unit.location.province].path)
 
     def place(self) -> list[Placed]:
-        """Every unit's mark, the units of one spot side by side, inside their province."""
-        placed = [mark for spot, pieces in self.waiting.items() for mark in lay_out(pieces, spot, self.room(pieces))]
+        """Every unit's mark, the units of one spot side by side, inside their province; the
+        dislodged ones off their spot, half over the unit that took it, on the first side
+        (``DISLODGED_SIDES``) clear of other provinces' marks placed before them."""
+        placed = [mark for (spot, dislodged), pieces in self.waiting.items() if not dislodged
+                  for mark in lay_out(pieces, spot, self.room(pieces))]
+        taken = [(mark.piece.unit.location.province, _box(mark)) for mark in placed]
+        for (spot, dislodged), pieces in self.waiting.items():
+            if not dislodged:
+                continue
+            own = pieces[0].unit.location.province  # it stands half over the unit that took its place
+            tried = [lay_out(pieces, dislodged_offset(spot, side)) for side in range(len(DISLODGED_SIDES))]
+            clear = next((marks for marks in tried if not any(_overlap(_box(m), box) for m in marks
+                                                              for province, box in taken if province != own)), tried[0])
+            placed += clear
+            taken += [(own, _box(m)) for m in clear]
         for mark in placed:
             look, double = mark.piece.look, mark.piece.double
             self.placed.append(UnitBox(mark.x, mark.y, max(look.half_width(double), look.half_height(double)),
@@ -286,6 +306,19 @@ class _Spots:
         if spot is None:
             return None
         return dislodged_offset(spot) if dislodged else spot
+
+
+def _box(mark: Placed) -> tuple[float, float, float, float]:
+    """What a placed mark covers, with its dislodged ring."""
+    piece = mark.piece
+    half = max(piece.look.half_width(piece.double), piece.look.half_height(piece.double))
+    if piece.dislodged:
+        half = max(half, style.UNIT_RADIUS * piece.look.scale + 3.5)
+    return mark.x - half, mark.y - half, mark.x + half, mark.y + half
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _areas(scene: Scene, shapes: MapShapes, position: Position, palette: Palette, variant: Variant) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.render import render_phase_png, style
 from gm.render.colours import Palette, owned_fill
-from gm.render.scene import dislodged_offset
+from gm.render.scene import DISLODGED_SIDES, build_scene, dislodged_offset
 from gm.render.spacing import spaced_shapes as load_shapes
 from gm.variants.catalog import VariantCatalog
 
@@ -54,9 +55,12 @@ def check_board(position: Position) -> None:
         owner = position.centres.get(pid)
         want = colour_of(owner) if owner else style.CENTRE_UNOWNED
         assert picture.has(x, y + top, want), f"centre {pid} should be {owner or 'unowned'}"
+    marks = [m for m in build_scene(VARIANT, position).units if m.dislodged]
     for d in position.dislodged:
-        x, y = dislodged_offset(shapes.provinces[d.unit.location.province].spot(d.unit.location.coast))
-        sx, sy = unit_sample(d.unit.type.letter, x, y)
+        spot = shapes.provinces[d.unit.location.province].spot(d.unit.location.coast)
+        (mark,) = [m for m in marks if any(math.dist((m.x, m.y), dislodged_offset(spot, side)) < 0.01
+                                           for side in range(len(DISLODGED_SIDES)))]  # beside its spot
+        sx, sy = unit_sample(d.unit.type.letter, mark.x, mark.y)
         assert picture.has(sx, sy + top, colour_of(d.unit.power)), f"dislodged {d.unit}"
 
 
