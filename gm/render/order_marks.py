@@ -66,16 +66,29 @@ DIAMOND = 4.5
 
 @dataclass(frozen=True)
 class UnitBox:
-    """A unit's mark as the orders see it: its middle, half its size, and where it stands."""
+    """A unit's mark as the orders see it: its middle, half its width and height (a round mark:
+    its radius), and where it stands."""
 
     x: float
     y: float
-    half: float
+    half_w: float
+    half_h: float
     province: str
     dislodged: bool
+    round: bool = False
+
+    @property
+    def half(self) -> float:
+        return max(self.half_w, self.half_h)
 
     def holds(self, p: Point, margin: float = 0.0) -> bool:
-        return abs(p[0] - self.x) < self.half + margin and abs(p[1] - self.y) < self.half + margin
+        return self.outside(p) < margin
+
+    def outside(self, p: Point) -> float:
+        """How far ``p`` is outside the mark (below 0: inside it)."""
+        if self.round:
+            return math.dist(p, (self.x, self.y)) - self.half_w
+        return max(abs(p[0] - self.x) - self.half_w, abs(p[1] - self.y) - self.half_h)
 
 
 @dataclass(frozen=True)
@@ -203,15 +216,50 @@ def _control(a: Point, b: Point, bend: float) -> Point:
     return mid[0] + uy * bend * length, mid[1] - ux * bend * length
 
 
-def _clear_of(t_of: Callable[[float], Point], start: float, stop: float, boxes: Sequence[UnitBox]) -> float:
-    """The last ``t`` from ``start`` back towards ``stop`` whose point no unit's mark holds."""
+def _clear_of(head_of: Callable[[float], tuple[Point, ...]], start: float, stop: float,
+              boxes: Sequence[UnitBox]) -> float:
+    """The last ``t`` from ``start`` back towards ``stop`` at which an arrowhead ending there
+    lies clear of every unit's mark."""
     t = start
     steps = 24
     for i in range(steps + 1):
         t = start + (stop - start) * i / steps
-        if not any(box.holds(t_of(t), 1.5) for box in boxes):
+        if _head_room(head_of(t), boxes) > 1.0:
             return t
     return t
+
+
+def _head(tip: Point, back: Point, size: float = 1.0) -> tuple[Point, Point, Point]:
+    """An arrowhead: its tip, and its two back corners along ``back`` (a unit vector)."""
+    length, width = HEAD_LENGTH * size, HEAD_WIDTH * size
+    base = (tip[0] + back[0] * length, tip[1] + back[1] * length)
+    side = (-back[1] * width / 2, back[0] * width / 2)
+    return tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])
+
+
+def head_points(head: Sequence[Point]) -> list[Point]:
+    """Points that stand for an arrowhead's area: its corners, the middles of its sides, its middle."""
+    tip, a, b = head
+    return [tip, a, b, _lerp(tip, a, 0.5), _lerp(tip, b, 0.5), _lerp(a, b, 0.5),
+            ((tip[0] + a[0] + b[0]) / 3, (tip[1] + a[1] + b[1]) / 3)]
+
+
+def _head_room(head: Sequence[Point], boxes: Sequence[UnitBox]) -> float:
+    """How far the arrowhead is from the nearest unit's mark (below 0: partly under it)."""
+    return min(_room(p, boxes) for p in head_points(head))
+
+
+def _head_on(a: Point, ctrl: Point | None, b: Point, t: float) -> tuple[Point, Point, Point]:
+    """The arrowhead of the curve from ``a`` to ``b`` cut at ``t``."""
+    tip = _curve(a, ctrl, b, t)
+    if ctrl is None:
+        back = _unit(b, a)
+    else:  # back along the curve's tangent there
+        dx = 2 * (1 - t) * (ctrl[0] - a[0]) + 2 * t * (b[0] - ctrl[0])
+        dy = 2 * (1 - t) * (ctrl[1] - a[1]) + 2 * t * (b[1] - ctrl[1])
+        n = math.hypot(dx, dy) or 1.0
+        back = (-dx / n, -dy / n)
+    return _head(tip, back)
 
 
 def _leaving(a: Point, ctrl: Point, b: Point, centre: Point, gap: float) -> float:
@@ -225,7 +273,7 @@ def _leaving(a: Point, ctrl: Point, b: Point, centre: Point, gap: float) -> floa
 
 def _room(point: Point, boxes: Sequence[UnitBox]) -> float:
     """How far ``point`` is outside the nearest unit's mark (below 0: inside it)."""
-    return min((max(abs(point[0] - b.x), abs(point[1] - b.y)) - b.half for b in boxes), default=math.inf)
+    return min((b.outside(point) for b in boxes), default=math.inf)
 
 
 class _Drawer:
@@ -265,13 +313,18 @@ class _Drawer:
 
     def entered(self, location: Location, start: Point) -> list[tuple[Point, float]]:
         """Where an arrow into ``location`` may end, and how far short of it, best first: the
-        edge of each unit standing there, the nearest the arrow's start first, else the
-        province's spot (a unit dislodged there stands aside, off the spot its attacker takes)."""
+        edge of each unit standing there, the nearest the arrow's start first (coming straight
+        at it, then from any side), else the province's spot (a unit dislodged there stands
+        aside, off the spot its attacker takes)."""
         here = sorted((b for b in self.boxes if b.province == location.province and not b.dislodged
                        and math.dist((b.x, b.y), start) > 0.5), key=lambda b: math.dist((b.x, b.y), start))
         ends = [((b.x, b.y), b.half + 2.5) for b in here]
-        if ends:
-            return ends
+        if ends:  # then round the nearest unit's edge, for a way in clear of the marks about it
+            nearest = here[0]
+            reach = nearest.half + 2.5
+            around = [(nearest.x + reach * math.cos(k * math.pi / 6), nearest.y + reach * math.sin(k * math.pi / 6))
+                      for k in range(12)]
+            return ends + [(p, 0.0) for p in sorted(around, key=lambda p: math.dist(p, start))]
         spot = self.spots.of(location) or start
         around = [(spot[0] + AROUND * math.cos(k * math.pi / 4), spot[1] + AROUND * math.sin(k * math.pi / 4))
                   for k in range(8)]  # the spot may lie under a neighbour's dislodged unit
@@ -300,7 +353,7 @@ class _Drawer:
                 continue
             for bend in BENDS:
                 tried = self._steps(through, start_gap, end_gap, (), bend)
-                room = _room(tried[-1][2], others)
+                room = _head_room(_head_on(*tried[-1], 1.0), others)
                 if room > best:
                     steps, best, chosen = tried, room, (through, end_gap, bend)
                 if best > 1.0:
@@ -314,10 +367,8 @@ class _Drawer:
         tip_from, ctrl, tip = steps[-1]
         back = _unit(tip, ctrl if ctrl is not None and math.dist(ctrl, tip) > 0.5 else tip_from)
         size = min(1.0, max(0.5, math.dist(tip_from, tip) / HEAD_LENGTH))  # a squeezed arrow, a smaller head
-        length, width = HEAD_LENGTH * size, HEAD_WIDTH * size
-        base = (tip[0] + back[0] * length, tip[1] + back[1] * length)
-        side = (-back[1] * width / 2, back[0] * width / 2)
-        head = (tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1]))
+        length = HEAD_LENGTH * size
+        head = _head(tip, back, size)
         line_end = (tip[0] + back[0] * (length - 1), tip[1] + back[1] * (length - 1))
         steps[-1] = (steps[-1][0], steps[-1][1], line_end)  # the line stops inside the head
         colour = self.colour_of(result.power)
@@ -347,7 +398,7 @@ class _Drawer:
             if t1 <= t0 + 0.05:  # the units' marks leave no room between them: the bow's middle
                 t0, t1 = min(t0, 0.45), max(t1, 0.55)
             if i == last and others:  # the head stops short of any unit's mark
-                t1 = _clear_of(lambda t, a=a, ctrl=ctrl, b=b: _curve(a, ctrl, b, t), t1, t0 + 0.05, others)
+                t1 = _clear_of(lambda t, a=a, ctrl=ctrl, b=b: _head_on(a, ctrl, b, t), t1, t0 + 0.05, others)
             # the part of the curve from t0 to t1, as a curve of its own
             start, end = _curve(a, ctrl, b, t0), _curve(a, ctrl, b, t1)
             middle = _lerp(start, _lerp(ctrl, b, t0), (t1 - t0) / (1 - t0) if t0 < 1 else 0.0)

@@ -279,8 +279,11 @@ class _Spots:
             taken += [(own, _box(m)) for m in clear]
         for mark in placed:
             look, double = mark.piece.look, mark.piece.double
-            self.placed.append(UnitBox(mark.x, mark.y, max(look.half_width(double), look.half_height(double)),
-                                       mark.piece.unit.location.province, mark.piece.dislodged))
+            half_w, half_h = look.half_width(double), look.half_height(double)
+            if mark.piece.dislodged:  # its ring
+                half_w = half_h = max(half_w, half_h, style.UNIT_RADIUS * look.scale + 3.5)
+            self.placed.append(UnitBox(mark.x, mark.y, half_w, half_h, mark.piece.unit.location.province,
+                                       mark.piece.dislodged, look.shape == "army" or mark.piece.dislodged))
             if mark.piece.ghost:
                 continue  # no order starts from a unit drawn where it was removed
             unit = mark.piece.unit

@@ -1,6 +1,6 @@
 """Every order is visible and unambiguous, read from the scene's geometry: over the crowded
 boards of every variant (each unit given a plausible order, on a movement phase) and the
-plausible bot's games, no arrowhead's tip lies under a unit's mark (a dislodged unit's
+plausible bot's games, no part of an arrowhead lies under a unit's mark (a dislodged unit's
 included: it stands aside, clear of the marks around it), no two supports or convoys end on the
 same point, and every order of a unit has its mark (a move of several steps one per leg)."""
 
@@ -20,7 +20,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import ARMY
 from gm.render import style
-from gm.render.order_marks import MIN_VISIBLE, Stroke
+from gm.render.order_marks import MIN_VISIBLE, Stroke, head_points
 from gm.render.room import room_of
 from gm.render.scene import DISLODGED_SIDES, Scene, build_scene, dislodged_offset, order_scene
 from gm.render.spacing import spaced_shapes
@@ -45,13 +45,22 @@ def vars_of(order: object) -> dict[str, object]:
     return {k: getattr(order, k) for k in getattr(order, "__slots__", ()) or vars(order)}
 
 
-def check(scene: Scene, report: PhaseReport, heads: bool = True) -> None:
+def under(point: tuple[float, float], mark) -> bool:  # type: ignore[no-untyped-def]
+    """``point`` lies under the unit's mark (its body, or a dislodged unit's ring), more than
+    the width of an outline inside it."""
+    half_w, half_h = body(mark)
+    if mark.dislodged:
+        half_w = half_h = max(half_w, half_h, style.UNIT_RADIUS * mark.scale + 3.5)
+    if mark.shape == "army" or mark.dislodged:
+        return math.dist(point, (mark.x, mark.y)) < half_w - 1.0
+    return abs(point[0] - mark.x) < half_w - 1.0 and abs(point[1] - mark.y) < half_h - 1.0
+
+
+def check(scene: Scene, report: PhaseReport) -> None:
     for stroke in scene.strokes:
-        if stroke.head and heads:
-            tip = stroke.head[0]
+        if stroke.head:  # the whole head: its corners, the middles of its sides, its middle
             for mark in scene.units:
-                half_w, half_h = body(mark)
-                assert not (abs(tip[0] - mark.x) < half_w and abs(tip[1] - mark.y) < half_h), \
+                assert not any(under(p, mark) for p in head_points(stroke.head)), \
                     f"{stroke.order}: its head under the unit at {mark.x},{mark.y}"
     ends = [s.end for s in scene.strokes if s.kind in ("support", "convoy")]
     for i, a in enumerate(ends):
