@@ -244,9 +244,18 @@ def head_points(head: Sequence[Point]) -> list[Point]:
             ((tip[0] + a[0] + b[0]) / 3, (tip[1] + a[1] + b[1]) / 3)]
 
 
+HEAD_REACH = 24.0  # marks farther than this from an arrowhead's corners are far enough for any choice
+
+
 def _head_room(head: Sequence[Point], boxes: Sequence[UnitBox]) -> float:
-    """How far the arrowhead is from the nearest unit's mark (below 0: partly under it)."""
-    return min(_room(p, boxes) for p in head_points(head))
+    """How far the arrowhead is from the nearest unit's mark (below 0: partly under it), up to
+    ``HEAD_REACH``."""
+    xs, ys = [p[0] for p in head], [p[1] for p in head]
+    left, right, top, bottom = min(xs) - HEAD_REACH, max(xs) + HEAD_REACH, min(ys) - HEAD_REACH, max(ys) + HEAD_REACH
+    near = [b for b in boxes if left - b.half_w < b.x < right + b.half_w and top - b.half_h < b.y < bottom + b.half_h]
+    if not near:
+        return HEAD_REACH
+    return min(HEAD_REACH, min(_room(p, near) for p in head_points(head)))
 
 
 def _head_on(a: Point, ctrl: Point | None, b: Point, t: float) -> tuple[Point, Point, Point]:
