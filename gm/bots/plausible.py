@@ -1,4 +1,6 @@
-"""A player that writes plausible orders at random: for demos, benchmarks and property tests.
+"""A player that writes plausible orders at random: for demos, benchmarks and property tests,
+and for a power whose player missed a deadline where the game says ``missed: {policy: play}``
+(gm.games.stand_ins, which seeds it from the game's secret seed).
 
 "Plausible" means the order sets look like real play: most units move or support, supports
 match other units' moves, fleets at sea convoy neighbouring armies, so that bounces,

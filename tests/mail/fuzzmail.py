@@ -38,7 +38,9 @@ COMMAND_LINES = ["HELP", "LIST", "LIST g", "STATUS", "HISTORY", "MAP", "WAIT", "
                  "CLEAR", "JOIN g", "JOIN nosuchgame France", "SET TIMEZONE Europe/Rome", "SET TIMEZONE Mars/Base",
                  "SET ABSENCE 2026-02-01 2026-02-03", "CONCEDE England", "PREVIEW", "PROCESS S1901M",
                  "SET DEADLINE +1h", "BECOME France", "RESUME", "PAUSE", "EJECT Italy", "ROLLBACK S1901M",
-                 "SIGNON", "SIGNON France", "SINGON France g x", "HELLP", "ORDERS", "SIGNOFF", "RESIGN"]
+                 "SIGNON", "SIGNON France", "SINGON France g x", "HELLP", "ORDERS", "SIGNOFF", "RESIGN",
+                 "PRESS TO GM", "DRAW France Germany", "CANCEL ABSENCE", "CANCEL ABSENCE Italy 2026-02-01",
+                 "TERMINATE", "UNSTART", "SET ABSENCE 2026-02-30 TO x"]
 
 
 @dataclass(frozen=True)
