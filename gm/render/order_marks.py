@@ -60,7 +60,7 @@ MOST_BEND = 0.45  # a short move bows up to this much, to keep its length
 MIN_VISIBLE = HEAD_LENGTH + 9.0  # the least length of a move's arrow outside the units' marks
 SUPPORT_POINTS = (0.5, 0.64, 0.36, 0.76, 0.24, 0.58, 0.42, 0.7, 0.3)  # along the arrow, one per supporter
 DOT = 3.2
-AROUND = 16.0  # an empty province's spot hidden by a unit: an arrow may end this far from it
+AROUND = (16.0, 28.0)  # an empty province's spot hidden by a unit: an arrow may end this far from it
 DIAMOND = 4.5
 
 
@@ -335,9 +335,9 @@ class _Drawer:
                       for k in range(12)]
             return ends + [(p, 0.0) for p in sorted(around, key=lambda p: math.dist(p, start))]
         spot = self.spots.of(location) or start
-        around = [(spot[0] + AROUND * math.cos(k * math.pi / 4), spot[1] + AROUND * math.sin(k * math.pi / 4))
-                  for k in range(8)]  # the spot may lie under a neighbour's dislodged unit
-        return [(spot, 2.0)] + [(p, 2.0) for p in sorted(around, key=lambda p: math.dist(p, start))]
+        around = [(spot[0] + far * math.cos(k * math.pi / 4), spot[1] + far * math.sin(k * math.pi / 4))
+                  for far in AROUND for k in range(8)]  # the spot may lie under a neighbour's dislodged unit
+        return [(spot, 2.0)] + [(p, 2.0) for p in sorted(around, key=lambda p: (math.dist(p, spot), math.dist(p, start)))]
 
     # -- moves --------------------------------------------------------------------------------------
 

@@ -423,7 +423,7 @@ def _body(canvas: skia.Canvas, shape: str, ink: str, edge: str) -> None:
 
 
 def _unit(canvas: skia.Canvas, unit: UnitMark) -> None:
-    r = R * unit.scale
+    r = unit.reach
     if unit.dislodged:
         canvas.drawCircle(unit.x, unit.y, r + 3.5, fill("#ffffff", 0.85))
         canvas.drawCircle(unit.x, unit.y, r + 3.5, pen(style.DISLODGED, 2.4))

@@ -113,7 +113,7 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     )
     _areas(scene, shapes, after, palette, variant)
     _layers(scene, shapes, pen, patterns)
-    spots = _Spots(shapes)
+    spots = _Spots(shapes, variant.map.supply_centres)
     for piece in pieces:
         spots.add(piece)
     for placed in spots.place():
@@ -235,8 +235,10 @@ def _double(variant: Variant, unit: Unit) -> bool:
 class _Spots:
     """Where units at each location are drawn: each unit's own mark once the units are placed."""
 
-    def __init__(self, shapes: MapShapes):
+    def __init__(self, shapes: MapShapes, centres: Collection[str] = ()):
         self.shapes = shapes
+        self.centres = [shapes.provinces[c].centre for c in centres
+                        if c in shapes.provinces and shapes.provinces[c].centre is not None]
         self.waiting: dict[tuple[Point, bool], list[Piece]] = {}  # by spot, and dislodged or not
         self.marks: dict[tuple[str, UnitType, Location, bool], list[Point]] = {}
         self.anywhere: dict[tuple[Location, bool], list[tuple[UnitType, Point]]] = {}
@@ -264,24 +266,31 @@ class _Spots:
     def place(self) -> list[Placed]:
         """Every unit's mark, the units of one spot side by side, inside their province; the
         dislodged ones off their spot, half over the unit that took it, on the first side
-        (``DISLODGED_SIDES``) clear of other provinces' marks placed before them."""
+        (``DISLODGED_SIDES``) clear of other provinces' marks placed before them and of every
+        supply centre's mark, with its middle in its own province where one such is."""
         placed = [mark for (spot, dislodged), pieces in self.waiting.items() if not dislodged
                   for mark in lay_out(pieces, spot, self.room(pieces))]
         taken = [(mark.piece.unit.location.province, _box(mark)) for mark in placed]
+        k = style.CENTRE_RADIUS + 1
+        taken += [("", (c[0] - k, c[1] - k, c[0] + k, c[1] + k)) for c in self.centres]
         for (spot, dislodged), pieces in self.waiting.items():
             if not dislodged:
                 continue
             own = pieces[0].unit.location.province  # it stands half over the unit that took its place
+            room = room_of(self.shapes.provinces[own].path)
             tried = [lay_out(pieces, dislodged_offset(spot, side)) for side in range(len(DISLODGED_SIDES))]
-            clear = next((marks for marks in tried if not any(_overlap(_box(m), box) for m in marks
-                                                              for province, box in taken if province != own)), tried[0])
+            clear = [marks for marks in tried if not any(_overlap(_box(m), box) for m in marks
+                                                         for province, box in taken if province != own)]
+            home = [marks for marks in clear if room is None or room.holds((marks[0].x - 1, marks[0].y - 1,
+                                                                            marks[0].x + 1, marks[0].y + 1))]
+            clear = (home or clear or tried)[0]
             placed += clear
             taken += [(own, _box(m)) for m in clear]
         for mark in placed:
             look, double = mark.piece.look, mark.piece.double
             half_w, half_h = look.half_width(double), look.half_height(double)
             if mark.piece.dislodged:  # its ring
-                half_w = half_h = max(half_w, half_h, style.UNIT_RADIUS * look.scale + 3.5)
+                half_w = half_h = look.reach(double) + 3.5
             self.placed.append(UnitBox(mark.x, mark.y, half_w, half_h, mark.piece.unit.location.province,
                                        mark.piece.dislodged, look.shape == "army" or mark.piece.dislodged))
             if mark.piece.ghost:
@@ -316,7 +325,7 @@ def _box(mark: Placed) -> tuple[float, float, float, float]:
     piece = mark.piece
     half = max(piece.look.half_width(piece.double), piece.look.half_height(piece.double))
     if piece.dislodged:
-        half = max(half, style.UNIT_RADIUS * piece.look.scale + 3.5)
+        half = piece.look.reach(piece.double) + 3.5
     return mark.x - half, mark.y - half, mark.x + half, mark.y + half
 
 

@@ -41,6 +41,11 @@ class UnitMark:
     name: str = ""  # its own name, written under it
 
     @property
+    def reach(self) -> float:
+        """How far its shape reaches from its centre: its rings stand just outside."""
+        return style.UnitStyle(self.shape, self.scale).reach(self.double)
+
+    @property
     def name_baseline(self) -> float:
         return self.y + style.UnitStyle(self.shape, self.scale).half_height(self.double) + style.NAME_SIZE + 1.5
 
@@ -60,13 +65,13 @@ class UnitMark:
             right, top = max(right, self.x + reach), min(top, self.y - reach)
         ring = 0.0
         if self.dislodged:
-            ring = style.UNIT_RADIUS * self.scale + 3.5 + 1.2
+            ring = self.reach + 3.5 + 1.2
         if self.new:
-            ring = max(ring, style.UNIT_RADIUS * self.scale + 4 + 1.7)
+            ring = max(ring, self.reach + 4 + 1.7)
         if self.removed:
             ring = max(ring, style.UNIT_RADIUS + 3 + 1.6)  # the cross
         if self.waiting:
-            ring = max(ring, style.UNIT_RADIUS * self.scale + 4 + 1.2)
+            ring = max(ring, self.reach + 4 + 1.2)
         if ring:
             left, top = min(left, self.x - ring), min(top, self.y - ring)
             right, bottom = max(right, self.x + ring), max(bottom, self.y + ring)

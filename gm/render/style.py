@@ -91,6 +91,10 @@ SHAPE_HALF_WIDTH = {"army": 1.0, "fleet": 1.4, "star": 1.0, "square": 0.9, "hexa
 # Half the height of each shape at scale 1 (the larger of above and below its centre), likewise.
 SHAPE_HALF_HEIGHT = {"army": 1.0, "fleet": 0.85, "star": 1.1, "square": 0.9, "hexagon": 0.87, "diamond": 1.1,
                      "triangle": 1.15, "burst": 1.1}
+# How far each shape reaches from its centre at most (its corners), likewise: a ring around it
+# (dislodged, built, to be placed) clears it.
+SHAPE_REACH = {"army": 1.0, "fleet": 1.57, "star": 1.1, "square": 1.27, "hexagon": 1.0, "diamond": 1.1,
+               "triangle": 1.16, "burst": 1.1}
 DOUBLE_RIM = 1.3  # the second rim of a double unit, as a multiple of its shape
 
 
@@ -111,6 +115,10 @@ class UnitStyle:
     def half_height(self, double: bool) -> float:
         """Half the drawn height, in pixels (with the second rim when ``double``)."""
         return UNIT_RADIUS * SHAPE_HALF_HEIGHT[self.shape] * self.scale * (DOUBLE_RIM if double else 1.0)
+
+    def reach(self, double: bool) -> float:
+        """How far the drawn shape reaches from its centre, in pixels: a ring around it clears it."""
+        return UNIT_RADIUS * SHAPE_REACH[self.shape] * self.scale * (DOUBLE_RIM if double else 1.0)
 
 
 UNIT_STYLES: dict[str, UnitStyle] = {

@@ -50,7 +50,7 @@ def under(point: tuple[float, float], mark) -> bool:  # type: ignore[no-untyped-
     the width of an outline inside it."""
     half_w, half_h = body(mark)
     if mark.dislodged:
-        half_w = half_h = max(half_w, half_h, style.UNIT_RADIUS * mark.scale + 3.5)
+        half_w = half_h = mark.reach + 3.5
     if mark.shape == "army" or mark.dislodged:
         return math.dist(point, (mark.x, mark.y)) < half_w - 1.0
     return abs(point[0] - mark.x) < half_w - 1.0 and abs(point[1] - mark.y) < half_h - 1.0
@@ -112,7 +112,7 @@ def test_a_dislodged_unit_stands_clear_of_every_other_units_mark(name: str) -> N
     crowded_out = []
     for mark in dislodged:
         own = shapes.provinces[province(mark)]
-        half = style.UNIT_RADIUS + 3.5
+        half = mark.reach + 3.5
         others = [m for m in scene.units if m is not mark and abs(m.x - mark.x) < half + body(m)[0]
                   and abs(m.y - mark.y) < half + body(m)[1] and not _inside(own.path, m)]
         if others:

@@ -36,6 +36,13 @@ def unit_sample(unit_letter: str, x: float, y: float) -> tuple[float, float]:
     return (x - 9, y - 4) if unit_letter == "F" else (x - 7, y)
 
 
+def unit_samples(unit_letter: str, x: float, y: float) -> list[tuple[float, float]]:
+    """Points inside the unit's shape, clear of its letter, on its left and its right (a unit
+    dislodged beside it may cover one side)."""
+    sx, sy = unit_sample(unit_letter, x, y)
+    return [(sx, sy), (2 * x - sx, sy)]
+
+
 def colour_of(power: str) -> str:
     """The power's colour on the picture (the map's, unless too like another's)."""
     return Palette(VARIANT).colour(power)
@@ -48,8 +55,8 @@ def check_board(position: Position) -> None:
     assert picture.width == shapes.width
     for unit in position.units:
         x, y = shapes.provinces[unit.location.province].spot(unit.location.coast)
-        sx, sy = unit_sample(unit.type.letter, x, y)
-        assert picture.has(sx, sy + top, colour_of(unit.power)), f"{unit.power} {unit} at {x},{y}"
+        assert any(picture.has(sx, sy + top, colour_of(unit.power)) for sx, sy in unit_samples(unit.type.letter, x, y)), \
+            f"{unit.power} {unit} at {x},{y}"
     for pid in VARIANT.map.supply_centres:
         x, y = shapes.provinces[pid].centre  # type: ignore[misc]
         owner = position.centres.get(pid)
