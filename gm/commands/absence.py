@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games import absences
-from gm.games.lifecycle import GameError, power_named
+from gm.games.lifecycle import GameError, power_named, seat_of
 from gm.games.mailer import format_moment, reader_zone, wrap, zone_named
 from gm.games.notices import tell_gm
 from gm.games.schedule import hold_again
@@ -115,7 +115,7 @@ class Cancel(Command):
             if not words:
                 raise CommandError("name the power whose absence to cancel: CANCEL ABSENCE <power> [<from>]")
             power = power_named(game, ctx.services.variant_of(game), " ".join(words))
-            seat = next((s for s in game.seats if s.left_at is None and s.power == power), None) if power else None
+            seat = seat_of(game, power) if power else None
             if seat is None:
                 raise CommandError(f"no power {' '.join(words)!r} in {game.name}")
         else:
