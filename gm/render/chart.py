@@ -221,9 +221,11 @@ class _Scale:
         """The gridlines, and at most ``most_years`` years under the axis (the last always, none
         written over another)."""
         panel.values = [Tick(self.y(v), str(v)) for v in range(self.floor, self.peak + 1, self.step)]
-        every = max(1, math.ceil(self.count / most_years))
-        shown = [i for i in range(self.count) if i % every == 0 or i == self.count - 1]
         wide = max((len(text) for text in self.labels), default=0) * 6.4 + 8  # DejaVu Sans at 11 px
+        every = max(1, math.ceil(self.count / most_years))
+        if self.count > 1:  # as many years between two written as their words need
+            every = max(every, math.ceil(wide / (self.x(1) - self.x(0))))
+        shown = [i for i in range(self.count) if i % every == 0 or i == self.count - 1]
         if len(shown) > 1 and self.x(shown[-1]) - self.x(shown[-2]) < wide:
             del shown[-2]
         panel.years = [Tick(self.x(i), self.labels[i]) for i in shown]

@@ -49,7 +49,6 @@ PALETTE = (
     "#043c88",  # navy
     "#2e9d3e",  # green
     "#f4c201",  # yellow
-    "#0078b8",  # steel blue
     "#ef6c00",  # orange
     "#7a5fdd",  # violet
     "#1ea2a2",  # teal
@@ -59,6 +58,7 @@ PALETTE = (
     "#7f0000",  # maroon
     "#ba0259",  # magenta
     "#1b5e20",  # dark green
+    "#0078b8",  # steel blue
     "#50f8c0",  # mint
     "#694f70",  # plum grey
 )

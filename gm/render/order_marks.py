@@ -61,7 +61,7 @@ MIN_VISIBLE = HEAD_LENGTH + 9.0  # the least length of a move's arrow outside th
 SUPPORT_POINTS = (0.5, 0.64, 0.36, 0.76, 0.24, 0.58, 0.42, 0.7, 0.3)  # along the arrow, one per supporter
 DOT = 3.2
 AROUND = (16.0, 28.0)  # an empty province's spot hidden by a unit: an arrow may end this far from it
-DIAMOND = 4.5
+DIAMOND = 5.5
 
 
 @dataclass(frozen=True)
@@ -568,8 +568,8 @@ def draw_orders(
                                        not result.succeeded, str(order)))
         if mark is not None:
             marks.strokes.append(mark)
-    # thin lines under arrows
-    marks.strokes.sort(key=lambda s: s.kind in ("move", "retreat"))
+    # thin lines under arrows; a convoying fleet's diamond on its army's arrow over it
+    marks.strokes.sort(key=lambda s: 2 if not s.steps else 1 if s.kind in ("move", "retreat") else 0)
     return marks
 
 
