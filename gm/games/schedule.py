@@ -44,14 +44,15 @@ def due_time(services: Services, game: Game) -> datetime | None:
     deadline = game.deadline
     moments = []
     if notices.get("late_sent"):
+        # Past the deadline: a reminder not sent by then never will be (nor waited for).
         moments.append(deadline + settings.grace)
     else:
         moments.append(deadline)
-    started = game.phase_started_at or deadline
-    for before in settings.reminders:
-        at = deadline - before
-        if at > started and int(before.total_seconds()) not in notices.get("reminded", []):
-            moments.append(at)
+        started = game.phase_started_at or deadline
+        for before in settings.reminders:
+            at = deadline - before
+            if at > started and int(before.total_seconds()) not in notices.get("reminded", []):
+                moments.append(at)
     if settings.early.enabled and game.orders_complete_at is not None and not any(
         s.wait_seq == game.phase_seq for s in game.seats if s.left_at is None
     ):

@@ -40,8 +40,7 @@ def _processed(world: World) -> None:
             if game.phase_seq != seq:
                 return
             assert game.due_at is not None, (game.status, game.paused_reason)
-            # (a reminder jumped over keeps due_at behind the clock: on to the deadline and its grace)
-            world.clock.set(max(world.clock.now(), game.due_at, game.deadline + timedelta(hours=12, seconds=1)))
+            world.clock.set(max(world.clock.now(), game.due_at))
         world.tick()
     raise AssertionError(f"not processed: {game.status} {game.due_at} {game.deadline} {game.notices}")
 

@@ -177,6 +177,20 @@ def test_grace_period_and_late_notices(world: World) -> None:
     assert world.tick().processed == ["g S1901M"]
 
 
+def test_a_reminder_the_clock_jumped_over_is_not_waited_for_in_the_grace(world: World) -> None:
+    """Past the deadline, the game is next due at the end of its grace, not at every tick
+    for a reminder that will never be sent."""
+    world.write_game("g", game_file(extra="grace: 12h\n"))
+    world.tick()
+    world.clock.advance(timedelta(hours=48, minutes=1))  # over the 24-hour reminder, past the deadline
+    assert world.tick().processed == []
+    with world.services.db.sessions() as session:
+        game = find_game(session, "g")
+        assert game.notices.get("late_sent") and game.deadline is not None
+        assert game.due_at == game.deadline + timedelta(hours=12)
+    assert not _mails(world, "reminder")
+
+
 def test_victory_ends_the_game(world: World) -> None:
     world.write_game("g", game_file())
     world.tick()
