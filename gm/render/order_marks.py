@@ -57,6 +57,7 @@ HEAD_WIDTH = 11.0
 BEND = 0.12  # how far a move arrow bows, as a share of its length
 BENDS = (BEND, -BEND, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9)  # tried in turn until the head is clear of every unit's mark
 MOST_BEND = 0.45  # a short move bows up to this much, to keep its length
+MIN_BOW = 14.0  # the least bow of a curve, in pixels (its middle stands half this off the straight line)
 MIN_VISIBLE = HEAD_LENGTH + 9.0  # the least length of a move's arrow outside the units' marks
 SUPPORT_POINTS = (0.5, 0.64, 0.36, 0.76, 0.24, 0.58, 0.42, 0.7, 0.3)  # along the arrow, one per supporter
 DOT = 3.2
@@ -209,11 +210,16 @@ def _f(p: Point) -> str:
 
 
 def _control(a: Point, b: Point, bend: float) -> Point:
-    """The control point of a curve from ``a`` to ``b`` bowed to its left by ``bend`` of its length."""
+    """The control point of a curve from ``a`` to ``b`` bowed to its left by ``bend`` of its
+    length, and by ``MIN_BOW`` at least: two short arrows between the same two places (a swap,
+    a bounce) keep a head's width apart."""
     length = math.dist(a, b)
     mid = _lerp(a, b, 0.5)
     ux, uy = _unit(a, b)
-    return mid[0] + uy * bend * length, mid[1] - ux * bend * length
+    offset = bend * length
+    if bend and abs(offset) < MIN_BOW:
+        offset = math.copysign(MIN_BOW, bend)
+    return mid[0] + uy * offset, mid[1] - ux * offset
 
 
 def _clear_of(head_of: Callable[[float], tuple[Point, ...]], start: float, stop: float,

@@ -216,3 +216,17 @@ def test_every_phase_kind_draws_its_orders() -> None:
         seen.add(position.phase.kind)
         position = report.next
     assert seen == {PhaseKind.MOVEMENT, PhaseKind.RETREATS, PhaseKind.ADJUSTMENTS}
+
+
+@pytest.mark.parametrize(("power", "one", "other"), [("Germany", "BER", "KIE"), ("Austria", "VIE", "BUD")])
+def test_two_units_swapping_over_a_short_way_draw_two_arrows_a_head_apart(power: str, one: str, other: str) -> None:
+    variant = CATALOG.get("standard")
+    start = variant.initial_position()
+    units = {u.location.province: u for u in start.units}
+    there = Move(UnitRef(Location(one), units[one].type), Location(other))
+    back = Move(UnitRef(Location(other), units[other].type), Location(one))
+    scene = order_scene(variant, start, [(power, there), (power, back)])
+    (a,), (b,) = arrows(scene, str(there)), arrows(scene, str(back))
+    middle = [s.points(1)[len(s.points(1)) // 2] for s in (a, b)]
+    assert math.dist(*middle) >= 12  # a head's width and more between the two lines
+    assert min(math.dist(p, q) for p in head_points(a.head) for q in head_points(b.head)) > 4
