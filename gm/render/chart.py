@@ -237,7 +237,9 @@ def _panel(heading: str, top: float, labels: list[str], series: dict[str, list[i
     (or a point) are told apart by drawing the ones beneath wider (their rings larger), so each
     shows as a band of its colour around the next; each power's name at its line's end, moved
     as little as keeps the names apart."""
-    right = WIDTH - RIGHT
+    # room at the right for the longest name and value (DejaVu Sans at 12 px: ~7.6 px a bold letter)
+    names = max((7.6 * len(power) + 7 * len(str(_last(values))) + 34 for power, values in series.items()), default=0)
+    right = WIDTH - max(RIGHT, names)
     panel = Panel(heading, top, LEFT, right, PANEL)
     scale = _Scale(LEFT, right, top, top + PANEL, labels, series, goal)
     scale.ticks(panel, 16)

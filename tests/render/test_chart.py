@@ -152,3 +152,23 @@ def test_past_eight_powers_each_has_a_small_plot_its_line_over_the_others_in_gre
         for b in boxes[i + 1:]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
     assert chart_png(chart).startswith(b"\x89PNG")
+
+
+def test_the_longest_name_at_a_lines_end_fits_the_picture() -> None:
+    variant = CATALOG.get("roman-diplomacy-i")
+    start = founded_start(variant)
+    chart = history_chart(variant, "r", [("start", start), ("A.D. 100", start)])
+    (panel,) = chart.panels
+    longest = max(panel.lines, key=lambda line: len(line.name))
+    assert len(longest.name) >= len("Empire of Constantinople")
+    assert longest.end[0] + 11 + 7.6 * len(longest.name) + 7 * len(str(longest.last)) <= chart.width
+
+
+def founded_start(variant):  # type: ignore[no-untyped-def]
+    """A start with the longest names an empire may take."""
+    position = variant.initial_position()
+    for name in ("Empire of Constantinople", "Empire of Rome"):
+        site = variant.joining_choices(position)[0]
+        power, city = variant.joining_request(f"{site} as {name}", position)
+        position = variant.with_joining(position, power, city)
+    return variant.admit_joining(position, PhaseLog(None))
