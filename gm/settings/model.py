@@ -69,12 +69,18 @@ class MissedOrders:
     after: int = 2  # misses before the policy's consequence applies
 
 
+class ObserverPress(Enum):
+    NONE = "none"  # observers write to the game master only (PRESS TO GM)
+    WHITE = "white"  # observers may also send signed press to everyone
+
+
 @dataclass(frozen=True)
 class PressRules:
     white: bool = True  # signed press
     grey: bool = False  # anonymous press
     partial: bool = True  # press to some powers only (otherwise broadcast only)
     eliminated: bool = False  # powers out of the game may still send press
+    observers: ObserverPress = ObserverPress.NONE
 
     @property
     def any(self) -> bool:
@@ -120,6 +126,14 @@ class Takeover:
     standby: timedelta = timedelta(hours=24)
 
 
+class Reveal(Enum):
+    """When a game names who plays (played) its powers to everyone (gm.games.reveal)."""
+
+    END = "end"  # once it is over: the end mail, SUMMARY, LIST and the web
+    NEVER = "never"  # never (its game master knows them throughout)
+    ALWAYS = "always"  # from the start
+
+
 class LatePolicy(Enum):
     EVERYONE = "everyone"  # once the deadline passes, every player learns which powers are late
     LATE_ONLY = "late-only"  # only the late powers are told (each of its own lateness), and the GM
@@ -155,6 +169,8 @@ class GameSettings:
     rules: Mapping[str, Any] = field(default_factory=dict)  # the variant's rules chosen (Variant.options)
     seats: int | None = None  # how many players, where the variant allows several numbers (None: the most)
     private: bool = False  # only for its players, observers and GM: to anyone else not there (gm.games.privacy)
+    reveal: Reveal = Reveal.END
+    eog_days: int = 7  # days after the end in which its players may send statements (PRESS to everyone)
 
 
 def format_duration(delta: timedelta) -> str:

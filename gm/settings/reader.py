@@ -25,8 +25,10 @@ from gm.settings.model import (
     LatePolicy,
     MissedOrders,
     MissedPolicy,
+    ObserverPress,
     PlayerEntry,
     PressRules,
+    Reveal,
     Schedule,
     StartPolicy,
     Takeover,
@@ -38,7 +40,7 @@ from gm.yamlfile import YamlProblem, line_of, load_strict
 GAME_KEYS = {
     "name", "variant", "gm", "timezone", "deadlines", "grace", "reminders", "early", "missed",
     "press", "draw", "absences", "players", "observers", "assignment", "start", "rules", "seats", "private",
-    "takeover", "late",
+    "takeover", "late", "reveal", "eog_days",
 }
 DEADLINE_KEYS = {"movement", "retreats", "adjustments", "weekdays", "never_before"}
 WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -171,6 +173,8 @@ class _Reader:
             private=self.flag(raw.get("private", False), line_of(raw, "private"), "private"),
             takeover=self.takeover(raw.get("takeover", "gm"), line_of(raw, "takeover")),
             late=self.enum(LatePolicy, raw.get("late", "everyone"), line_of(raw, "late")),
+            reveal=self.enum(Reveal, raw.get("reveal", "end"), line_of(raw, "reveal")),
+            eog_days=self.days(raw.get("eog_days", 7), line_of(raw, "eog_days")),
         )
         return settings if len(self.problems) == start else None
 
@@ -180,6 +184,12 @@ class _Reader:
         if not isinstance(raw, bool):
             self.problem(line, f"{key!r} must be true or false, not {raw!r}")
             return False
+        return raw
+
+    def days(self, raw: Any, line: int | None) -> int:
+        if not isinstance(raw, int) or isinstance(raw, bool) or raw < 0:
+            self.problem(line, f"'eog_days' must be a whole number of days, 0 or more, not {raw!r}")
+            return 7
         return raw
 
     def seats(self, raw: Any, line: int | None) -> int | None:
@@ -309,14 +319,26 @@ class _Reader:
         if isinstance(raw, str):
             if raw.strip().lower() in shorthand:
                 return shorthand[raw.strip().lower()]
-            self.problem(line, f"press {raw!r}: write none, white, grey, broadcast, or {{white:, grey:, partial:, eliminated:}}")
+            self.problem(line, f"press {raw!r}: write none, white, grey, broadcast, or "
+                               "{white:, grey:, partial:, eliminated:, observers:}")
             return PressRules()
         if isinstance(raw, Mapping):
+            keys = ("white", "grey", "partial", "eliminated", "observers", "players")
             for key in raw:
-                if key not in ("white", "grey", "partial", "eliminated"):
-                    self.problem(line_of(raw, key), f"unknown press setting {key!r} (white, grey, partial, eliminated)")
-            return PressRules(bool(raw.get("white", True)), bool(raw.get("grey", False)), bool(raw.get("partial", True)),
-                              bool(raw.get("eliminated", False)))
+                if key not in keys:
+                    self.problem(line_of(raw, key), f"unknown press setting {key!r} ({', '.join(keys)})")
+            # players: one of the words above for the players' press, beside observers:
+            base = PressRules()
+            if "players" in raw:
+                if not isinstance(raw["players"], str) or raw["players"].strip().lower() not in shorthand:
+                    self.problem(line_of(raw, "players"), f"press players {raw['players']!r}: write none, white, grey "
+                                                          "or broadcast")
+                else:
+                    base = shorthand[raw["players"].strip().lower()]
+            observers = self.enum(ObserverPress, raw.get("observers", "none"), line_of(raw, "observers") or line)
+            return PressRules(bool(raw.get("white", base.white)), bool(raw.get("grey", base.grey)),
+                              bool(raw.get("partial", base.partial)), bool(raw.get("eliminated", base.eliminated)),
+                              observers)
         self.problem(line, "'press' must be a word or a mapping")
         return PressRules()
 
