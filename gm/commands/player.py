@@ -14,7 +14,7 @@ from gm.commands import takeover
 from gm.commands.gm_actions import eject
 from gm.commands.gm_status import gm_status
 from gm.commands.press import visible_press
-from gm.games import openings, orderbook, records, votes
+from gm.games import observers, openings, orderbook, records, votes
 from gm.games.lifecycle import (
     GameError,
     current_seats,
@@ -41,6 +41,8 @@ from gm.store.codec import decode_position
 from gm.store.models import AuditEntry, Game, GameStatus, OpeningReason, PhaseRecord, Seat, SeatStatus
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
+OBSERVER_WORDS = ("OBSERVER",)
+OBSERVER_SEAT = "observer"  # the seat a wrong observer secret counts at (gm.commands.guessing)
 
 
 def reader_zone(ctx: MailContext) -> str:
@@ -87,8 +89,8 @@ class Signon(Command):
     read_only = True
     name = "SIGNON"
     aliases = ("SIGN-ON", "LOGIN")
-    usage = "SIGNON <power> <game> <secret>   (or SIGNON GM <game> <secret>)"
-    summary = "sign on as a power (or as the game master) for the rest of this mail"
+    usage = "SIGNON <power> <game> <secret>   (or SIGNON GM|OBSERVER <game> <secret>)"
+    summary = "sign on as a power (or as the game master, or an observer) for the rest of this mail"
     secret_forms = ("SIGNON", *aliases)
 
     def secrets(self, invocation: Invocation) -> list[str]:
@@ -129,6 +131,8 @@ class Signon(Command):
     def _signon(self, ctx: MailContext, game: Game, who: str, secret: str) -> list[str]:
         if who.upper() in GM_WORDS:
             return self._gm(ctx, game, secret)
+        if who.upper() in OBSERVER_WORDS:
+            return self._observer(ctx, game, secret)
         seat = self._seat(ctx, game, who)
         assert seat.power is not None
         holder = seat.player.email if seat.player else None
@@ -173,6 +177,20 @@ class Signon(Command):
             raise CommandError(f"wrong game master secret for {game.name}")
         ctx.enter(game, as_gm=True)
         return [f"Signed on as the game master of {game.name}.", *adjudicated_meanwhile(ctx, game), deadline_line(ctx, game)]
+
+    def _observer(self, ctx: MailContext, game: Game, secret: str) -> list[str]:
+        """An observer that asked by mail (OBSERVE gave it its secret), from its own address."""
+        row = observers.row_of(game, ctx.sender)
+        target = Target(game, OBSERVER_SEAT, ctx.sender if row is not None else None)
+        stored = row.secret_hash if row is not None else ""
+        refuse_guessers(ctx, secret, stored, target)
+        if row is None or not ctx.services.secrets.verify(secret, stored):
+            record_failure(ctx, target)
+            raise CommandError(f"wrong observer secret for {game.name}, or {ctx.sender} does not observe it "
+                               f"(OBSERVE {game.name} mails you a secret)")
+        ctx.enter(game)
+        ctx.observer = ctx.sender
+        return [f"Signed on as an observer of {game.name}, {phase_title(ctx, game)}."]
 
     def _new_address(self, ctx: MailContext, game: Game, seat: Seat) -> None:
         ctx.keep.append(lambda: self._report_new_address(ctx, game, seat))

@@ -24,7 +24,11 @@ from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games import notices
 from gm.games.lifecycle import current_seats, power_named, seat_of
 from gm.games.plaintext import quoted
-from gm.games.press_readers import GAME_MASTER, PUBLIC, Reader, addressed_to, mailed_to, reads, sent_by, signed
+from gm.games.mailer import format_moment, reader_zone
+from gm.games.press_readers import (
+    GAME_MASTER, PUBLIC, Reader, addressed_to, mailed_to, reads, sent_by, signed, statements_until,
+)
+from gm.settings.model import ObserverPress
 from gm.store.models import Game, GameStatus, Press, SeatStatus, WebRole
 
 GREY_WORDS = ("GREY", "GRAY")
@@ -57,20 +61,22 @@ class SendPress(Command):
         observer = ctx.observer if sender is None and not ctx.is_gm else ""
         if sender is None and not ctx.is_gm and not observer:
             raise CommandError("sign on as a power to send press")
-        if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.FORMING):
-            raise CommandError(f"{game.name} is over")
         request = self._read(ctx, game, invocation.args)
+        if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.FORMING):
+            _statement_allowed(ctx, game, request, observer)
         if request.to_gm:
             if sender is None and not observer:
                 raise CommandError("you are the game master: PRESS TO <power> writes to a power")
             if request.grey:
                 raise CommandError("press to the game master is signed: leave out GREY")
             recipients: list[str] = []
+        elif observer:
+            _observer_allowed(ctx, game, request)
+            recipients = []
         else:
-            if observer:
-                raise CommandError("an observer writes to the game master only: PRESS TO GM")
             recipients = _addressed(game, request, sender)
-            self._allowed(ctx, game, request, recipients, sender)
+            if game.status != GameStatus.FINISHED:  # a statement after the end: whatever the press rules
+                self._allowed(ctx, game, request, recipients, sender)
         text = "\n".join(invocation.body).strip("\n")
         if not text.strip():
             raise CommandError("the press has no text (end it with ENDPRESS)")
@@ -157,6 +163,29 @@ class SendPress(Command):
                 template="mail/press.txt.j2", kind="press", game_id=game.id, game=game, zone=recipient.zone,
                 heading=heading, text=press.body,
             )
+
+
+def _statement_allowed(ctx: MailContext, game: Game, request: PressRequest, observer: str) -> None:
+    """Once a game is over, its players (and its game master) may send statements to everyone
+    for the days its settings give (eog_days), whatever its press rules were: signed, at once."""
+    settings = ctx.services.settings_of(game)
+    until = statements_until(game, settings.eog_days)
+    if observer or until is None:
+        raise CommandError(f"{game.name} is over")
+    if ctx.now >= until:
+        closed = format_moment(until, reader_zone(None, settings.schedule.zone.key))
+        raise CommandError(f"{game.name} is over, and its players' statements closed on {closed}")
+    if request.grey or request.later or request.recipients or request.to_gm:
+        raise CommandError(f"{game.name} is over: a statement goes to everyone, signed and at once (PRESS ... "
+                           "ENDPRESS, without GREY, TO or WITH RESULTS)")
+
+
+def _observer_allowed(ctx: MailContext, game: Game, request: PressRequest) -> None:
+    """An observer writes to everyone where the game's press allows observers (observers: white)."""
+    if ctx.services.settings_of(game).press.observers is not ObserverPress.WHITE:
+        raise CommandError(f"{game.name}'s observers write to the game master only: PRESS TO GM")
+    if request.grey or request.recipients:
+        raise CommandError("an observer's press goes to everyone, signed (or to the game master alone: PRESS TO GM)")
 
 
 def _gm_at(words: list[str], index: int) -> int:

@@ -8,7 +8,7 @@ import difflib
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.commands import absence, account, ending, master, player, press, topics, web
-from gm.commands import summary, takeover
+from gm.commands import observing, summary, takeover
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, UNKNOWN
 from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
@@ -20,7 +20,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
     player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
     player.NoConcede, player.Resign, account.Set, absence.Cancel, account.Confirm, web.Web,
-    takeover.StandBy, takeover.UnStandBy, summary.Summary,
+    takeover.StandBy, takeover.UnStandBy, summary.Summary, observing.Observe, observing.Unobserve,
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,

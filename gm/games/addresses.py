@@ -21,7 +21,7 @@ from gm.games.lifecycle import GameError
 from gm.games.mailer import format_moment, reader_zone
 from gm.games.notices import tell_gm
 from gm.games.passwords import hash_secret, new_secret, verify_secret
-from gm.store.models import AddressChange, Game, GameStatus, Player, Seat
+from gm.store.models import AddressChange, Game, GameStatus, Observer, Player, Seat
 
 CONFIRM_WITHIN = timedelta(days=3)
 REQUESTS_A_DAY = 3  # codes mailed for one player in a day: no mail bombing through the judge
@@ -50,6 +50,8 @@ def in_use(services: Services, session: Session, address: str, player: Player) -
     if address in (config.judge_address.lower(), config.admin_address.lower()):
         return True
     if session.scalar(select(Player.id).where(Player.email == address, Player.id != player.id)) is not None:
+        return True
+    if session.scalar(select(Observer.id).where(Observer.address == address).limit(1)) is not None:
         return True
     for game in session.scalars(select(Game)):
         settings = services.settings_of(game)

@@ -38,7 +38,8 @@ RESERVED = (
     "Broadcast", "History", "Map", "Wait", "Nowait", "No-wait", "Draw", "Nodraw", "No-draw", "Concede",
     "Noconcede", "Resign", "Set", "Confirm", "Process", "Preview", "Rollback", "Pause", "Resume", "Eject",
     "Replace", "Rename", "Become", "Start", "Web", "Cancel", "Terminate", "Unstart",
-    "Standby", "Stand-by", "Unstandby", "Summary", "Approve", "Refuse", "Deny",
+    "Standby", "Stand-by", "Unstandby", "Summary", "Approve", "Refuse", "Deny", "Observe", "Unobserve",
+    "An Observer", "The Observer",
 )
 
 # Characters that look like a Latin letter (from UTS #39's confusables, for Cyrillic, Greek,

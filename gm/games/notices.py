@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from gm.games.context import Services
 from gm.store.models import Game, Seat, WebRole
 from gm.games.mailer import reader_zone
+from gm.games.observers import observers_of
 
 
 class Recipient(NamedTuple):
@@ -28,7 +29,7 @@ def recipients(services: Services, game: Game) -> list[Recipient]:
             result.append(Recipient(seat.player.email, reader_zone(seat.player.timezone, settings.schedule.zone.key),
                                     seat, WebRole.PLAYER))
     seen = {recipient.address.lower() for recipient in result}
-    for address, role in ((settings.gm, WebRole.GM), *((a, WebRole.OBSERVER) for a in settings.observers)):
+    for address, role in ((settings.gm, WebRole.GM), *((a, WebRole.OBSERVER) for a in observers_of(services, game))):
         if address.lower() not in seen:
             seen.add(address.lower())
             result.append(Recipient(address, settings.schedule.zone.key, None, role))

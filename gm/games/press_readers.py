@@ -7,7 +7,11 @@ different readers.
 - Press to the game master (``PRESS TO GM``, whatever the game's press rules) is read by the GM
   and its sender alone.
 - An observer reads what anyone reads on the game's public page: press to everyone, white or
-  grey, never press to some powers only.
+  grey, never press to some powers only. It writes to the game master alone (read by the GM and
+  itself), or, where the game's press allows observers (``press: {observers: white}``), to
+  everyone: signed "an observer" and read by everyone.
+- Once the game is over, its players and GM may send statements for the days its settings give
+  (``eog_days``): press to everyone, signed, read by everyone; SUMMARY and the web collect them.
 - Press held for the results (``WITH RESULTS``) is read by nobody but its sender until the
   results are out; then by exactly those who would have read it had it been sent at once.
 
@@ -21,8 +25,9 @@ stays its old player's (press to everyone stays everyone's).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from gm.store.models import Press, Seat, WebRole
+from gm.store.models import Game, Press, Seat, WebRole
 
 PUBLIC = "public"  # anyone: a stranger on the web (and, for press, an observer)
 
@@ -98,11 +103,24 @@ def mailed_to(press: Press, reader: Reader) -> bool:
     return not sent_by(press, reader) and reads(press, reader)
 
 
+def statements_until(game: Game, days: int) -> datetime | None:
+    """Until when the players of a game that is over may send statements (None: it is not over,
+    or its settings give none)."""
+    if game.finished_at is None or days <= 0:
+        return None
+    return game.finished_at + timedelta(days=days)
+
+
+def is_statement(press: Press, game: Game) -> bool:
+    """A statement sent once the game was over (press to everyone, by a player or the GM)."""
+    return game.finished_at is not None and press.sent_at >= game.finished_at and to_everyone(press)
+
+
 def signed(press: Press, mine: bool = False) -> str:
     """Who a press is from, as its readers are told (``mine``: to its sender, or the GM, who
-    know who wrote a grey one)."""
+    know who wrote a grey one, and which observer wrote to everyone)."""
     if press.sender_observer:
-        return f"the observer {press.sender_observer}"
+        return f"the observer {press.sender_observer}" if press.to_gm or mine else "an observer"
     if press.sender_power is None:
         return "the game master"
     return "an anonymous power" if press.grey and not mine else press.sender_power

@@ -1,7 +1,8 @@
 """Who may know of a game. A game whose settings say ``private: true`` exists only for those
 inside it: the players of its seats (by their registered addresses), its game master and its
-observers. To anyone else it is answered, by mail and on the web, exactly as a game that does
-not exist: the same words, the same status, whatever the command (docs/web.md).
+observers (the settings file's, and any that asked by mail while it was not private). To anyone
+else it is answered, by mail and on the web, exactly as a game that does not exist: the same
+words, the same status, whatever the command (OBSERVE too: docs/web.md).
 
 By mail, "inside" is decided by the sender's address alone: a forger of someone's address
 learns nothing, as every reply goes to that address. A sender signed on to a game is inside it
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, find_game
+from gm.games.observers import observers_of
 from gm.store.models import Game
 
 
@@ -28,7 +30,7 @@ def inside(services: Services, game: Game, address: str | None) -> bool:
     if not address:
         return False
     settings = services.settings_of(game)
-    if address == settings.gm.lower() or address in (o.lower() for o in settings.observers):
+    if address == settings.gm.lower() or address in observers_of(services, game):
         return True
     return any(seat.player is not None and seat.player.email.lower() == address for seat in current_seats(game))
 

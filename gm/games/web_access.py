@@ -6,8 +6,8 @@ A link or session is for one role in one game: a seat's player, the game master,
 observer. It carries a *grant*: a hash of what it was given for (the seat, its player, the
 player's address and secret; the GM's address and secret; the observer's address). Whenever it
 is used the grant is worked out again from the game as it stands; a changed secret or address,
-a seat left (resigned, ejected, replaced) or an observer struck from the settings no longer
-matches, so the link or session is refused. Tokens are kept only by their SHA-256.
+a seat left (resigned, ejected, replaced) or an observer gone (struck from the settings, or
+UNOBSERVE) no longer matches, so the link or session is refused. Tokens are kept only by their SHA-256.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from gm.config import WebConfig
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, power_named
+from gm.games.observers import observers_of
 from gm.store.models import Game, Seat, WebKey, WebLink, WebRequest, WebRole, WebSession
 
 HOUR = timedelta(hours=1)
@@ -70,7 +71,7 @@ def holders(services: Services, game: Game) -> list[Holder]:
              for seat in current_seats(game) if seat.player is not None and seat.power]
     settings = services.settings_of(game)
     found.append(Holder(game.id, WebRole.GM, settings.gm.lower()))
-    found += [Holder(game.id, WebRole.OBSERVER, address.lower()) for address in settings.observers]
+    found += [Holder(game.id, WebRole.OBSERVER, address) for address in observers_of(services, game)]
     return found
 
 
@@ -103,7 +104,7 @@ def grant_now(services: Services, game: Game, role: str, seat_id: int | None, ad
         if settings.gm.lower() != address:
             return None
         return _digest("gm", game.id, address, game.gm_secret_hash)
-    if role == WebRole.OBSERVER and address in (o.lower() for o in settings.observers):
+    if role == WebRole.OBSERVER and address in observers_of(services, game):
         return _digest("observer", game.id, address)
     return None
 

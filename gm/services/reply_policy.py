@@ -17,7 +17,7 @@ from sqlalchemy import Integer, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
-from gm.store.models import Game, OutboundMail, Player
+from gm.store.models import Game, Observer, OutboundMail, Player
 
 REPLY_KINDS = ("reply", "refusal", "map")  # answers to a mail (what the rate limit counts)
 REFUSAL = "refusal"  # a reply that only says no: a failed sign-on, a mail too large, nothing read
@@ -98,6 +98,8 @@ class ReplyFacts:
         if self.to == self.services.config.admin_address.lower():
             return True
         if self.session.scalar(select(func.count()).select_from(Player).where(Player.email == self.to)):
+            return True
+        if self.session.scalar(select(func.count()).select_from(Observer).where(Observer.address == self.to)):
             return True
         for game in self.session.scalars(select(Game)):
             settings = self.services.settings_of(game)

@@ -105,6 +105,9 @@ class Game(Base):
     __mapper_args__ = {"version_id_col": version}
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+    # who observes by mail (OBSERVE); the settings file's observers are not here (gm.games.observers)
+    observed_by: Mapped[list[Observer]] = relationship(order_by="Observer.id", cascade="all, delete-orphan",
+                                                       passive_deletes=True)
 
     @property
     def dice_commitment(self) -> str:
@@ -121,6 +124,21 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(120), default="")
     timezone: Mapped[str] = mapped_column(String(64), default="")  # "": not set (the game's zone is used)
     preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column()
+
+
+class Observer(Base):
+    """An address that asked to observe a game (OBSERVE): it is mailed what the game's observers
+    are mailed until it asks no more (UNOBSERVE). Its secret signs it on by mail (SIGNON
+    OBSERVER), to write press where the game allows observers' press."""
+
+    __tablename__ = "observers"
+    __table_args__ = (UniqueConstraint("game_id", "address", name="uq_observers_game_address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    address: Mapped[str] = mapped_column(String(254))  # lower case
+    secret_hash: Mapped[str] = mapped_column(String(200), default="")
     created_at: Mapped[datetime] = mapped_column()
 
 
@@ -440,7 +458,7 @@ class AuditEntry(Base):
 class WebRole:
     PLAYER = "player"  # a seat's player
     GM = "gm"  # the game's master
-    OBSERVER = "observer"  # an address the settings list as an observer
+    OBSERVER = "observer"  # an address the settings list as an observer, or one that asked (OBSERVE)
 
 
 class WebLink(Base):
@@ -507,7 +525,7 @@ class WebKey(Base):
 
 __all__ = [
     "Absence", "AddressChange", "AuditEntry", "Base", "DeadlineOutcome", "DeadlineRecord", "Game", "GameStatus",
-    "InboundMail", "InboundStatus", "MailboxState", "Opening", "OpeningReason", "OrderSet", "OutboundMail",
+    "InboundMail", "InboundStatus", "MailboxState", "Observer", "Opening", "OpeningReason", "OrderSet", "OutboundMail",
     "OutboundStatus", "PhaseRecord", "Player", "Press", "Seat", "SeatStatus", "ServerHealth", "Standby",
     "TakeoverRequest", "WebKey", "WebLink", "WebRequest", "WebRole", "WebSession",
 ]
