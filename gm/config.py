@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from fnmatch import fnmatchcase
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,8 @@ class AppConfig:
     source: Path | None = None  # the file this was read from (None: the embedded defaults)
     secrets_file: Path | None = None  # NAME=value lines that $NAME values are read from
     web: WebConfig | None = None  # None: no web: section (`gm web` then serves on WebConfig's defaults)
+    # Who may CREATE a game by mail: addresses, or patterns of them (*@club.example); none by default.
+    game_masters: tuple[str, ...] = ()
 
     @property
     def read_limit(self) -> int:
@@ -97,6 +100,12 @@ class AppConfig:
     def database_shown(self) -> str:
         """The database URL as logs and messages show it: without its password."""
         return shown_url(self.database_url)
+
+    def may_create(self, address: str) -> bool:
+        """Whether ``address`` may CREATE games by mail (``game_masters``: an address, or a
+        pattern with ``*`` and ``?`` as in file names, compared without regard to case)."""
+        address = address.strip().lower()
+        return bool(address) and any(fnmatchcase(address, pattern) for pattern in self.game_masters)
 
     def secrets(self) -> list[str]:
         """Every secret in this configuration (logs mask them, whatever writes them)."""
@@ -116,7 +125,7 @@ class ConfigError(Exception):
 
 KEYS = ("home", "database", "database_password", "secrets_file", "games_dir", "judge_address", "judge_name",
         "admin_address", "inbound", "outbound", "max_mail_bytes", "sender_rate", "require_authentication_results",
-        "authserv_id", "lock_timeout", "statement_timeout", "outbox_lease", "web")
+        "authserv_id", "lock_timeout", "statement_timeout", "outbox_lease", "web", "game_masters")
 
 
 def shown_url(url: str) -> str:
@@ -181,6 +190,7 @@ def load_config(path: Path | None) -> AppConfig:
         source=path.resolve(),
         secrets_file=secrets.file,
         web=_web(raw.get("web", None), "web" in raw, path),
+        game_masters=_game_masters(raw.get("game_masters"), path),
     )
 
 
@@ -319,6 +329,27 @@ def _mailbox(side: str, raw: Any, default: MailboxConfig, source: Path, secrets:
     for key in ("host", "username", "mailbox"):
         values[key] = str(values[key])
     return MailboxConfig(**values)
+
+
+def _game_masters(raw: Any, source: Path) -> tuple[str, ...]:
+    """Addresses (gm@club.example) or patterns with ``*`` and ``?`` (*@club.example, *@*.club.example;
+    ``*`` alone: anyone), kept in lower case."""
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list):
+        raise ConfigError(f"{source}: game_masters must be a list of addresses or patterns (*@club.example)")
+    patterns = []
+    for item in raw:
+        text = str(item).strip().lower()
+        local, at, domain = text.rpartition("@")
+        plain = mail_address(text.replace("*", "x").replace("?", "x")) is not None
+        if text != "*" and not (at and local and domain and plain):
+            raise ConfigError(f"{source}: game_masters: {item!r} is neither an address nor a pattern of them "
+                              "(gm@club.example, *@club.example, or * for anyone)")
+        patterns.append(text)
+    return tuple(patterns)
 
 
 def _web(raw: Any, present: bool, source: Path) -> WebConfig | None:

@@ -34,6 +34,17 @@ class Invocation:
     line_no: int
     text: str  # the line as written
     body: list[str] = field(default_factory=list)  # PRESS text, or order lines
+    body_lines: list[int] = field(default_factory=list)  # each body line's number in the mail (where read from one)
+
+
+@dataclass(frozen=True)
+class BodyRule:
+    """How a command takes the lines after it as its body: up to a line of ``ends`` (or the
+    mail's end). ``opens``: when given, only if the first line after it that is not blank passes
+    it (SETTINGS alone asks for the file; SETTINGS and a setting changes it)."""
+
+    ends: tuple[str, ...]
+    opens: Callable[[str], bool] | None = None
 
 
 @dataclass
@@ -135,6 +146,7 @@ class Command(ABC):
     summary: ClassVar[str] = ""
     for_gm: ClassVar[bool] = False
     takes_body: ClassVar[bool] = False  # PRESS ... ENDPRESS
+    body_rule: ClassVar[BodyRule | None] = None  # a body of its own kind (SETTINGS ... ENDSETTINGS)
     read_only: ClassVar[bool] = False  # changes nothing in the store (so needs no savepoint)
     quotes: ClassVar[bool] = False  # its answer quotes the mail's lines (orders: each with how it was read)
     # How the command is written when it carries a secret ("SET PASSWORD"): a line within the

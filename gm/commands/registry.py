@@ -8,9 +8,9 @@ import difflib
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.commands import absence, account, ending, master, player, press, topics, web
-from gm.commands import observing, summary, takeover
-from gm.commands.base import Command, CommandError, Invocation, MailContext
-from gm.commands.reader import ORDERS, UNKNOWN
+from gm.commands import gamefiles, observing, summary, takeover
+from gm.commands.base import BodyRule, Command, CommandError, Invocation, MailContext
+from gm.commands.reader import ORDERS, PRESS_BODY, UNKNOWN
 from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
 from gm.games.mailer import hang
 from gm.reports.examples import examples_for
@@ -21,11 +21,12 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
     player.NoConcede, player.Resign, account.Set, absence.Cancel, account.Confirm, web.Web,
     takeover.StandBy, takeover.UnStandBy, summary.Summary, observing.Observe, observing.Unobserve,
+    gamefiles.Create,
 )
 GM_COMMANDS: tuple[type[Command], ...] = (
     master.Process, master.Preview, master.Rollback, master.Pause, master.Resume, master.Eject,
     master.Replace, master.Rename, master.Become, master.Start, ending.Terminate, ending.Unstart,
-    takeover.Approve, takeover.Refuse,
+    takeover.Approve, takeover.Refuse, gamefiles.Settings,
 )
 
 
@@ -161,8 +162,9 @@ class CommandTable:
         return {spelling: command.name for spelling, command in self.by_name.items()}
 
     @property
-    def bodied(self) -> set[str]:
-        return {c.name for c in self.by_name.values() if c.takes_body}
+    def bodied(self) -> dict[str, BodyRule]:
+        """The commands that take the lines after them, each with how it takes them."""
+        return {c.name: c.body_rule or PRESS_BODY for c in self.by_name.values() if c.takes_body or c.body_rule}
 
     def find(self, name: str) -> Command | None:
         if name == ORDERS:

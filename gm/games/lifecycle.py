@@ -20,13 +20,13 @@ from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.games.names import NameRules, taken_names
-from gm.games.notices import tell_everyone
+from gm.games.notices import recipients, tell_everyone
 from gm.games.reveal import players_named
 from gm.reports.names import Namer, off_board
 from gm.reports.examples import examples_for
 from gm.reports.results import results_context
 from gm.store.codec import decode_position, encode_position
-from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus
+from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus, WebRole
 
 
 class GameError(Exception):
@@ -115,38 +115,14 @@ def name_rules(services: Services, game: Game, renaming: Seat | None = None) -> 
                      judge=services.config.judge_name)
 
 
-def create_or_update(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str) -> Game:
-    """Bring the stored game in line with its settings file (the GM's edits take effect here)."""
+def create_or_update(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str,
+                     *, by: str | None = None) -> Game:
+    """Bring the stored game in line with its settings file (the GM's edits take effect here);
+    ``by``: the game master who changed it by mail (told in the reply, so not mailed again)."""
     game = find_game(session, settings.name, lock=True)
-    text_digest = digest(yaml_text)
     if game is None:
-        if not services.known_variant(settings.variant):
-            raise GameError(f"unknown variant {settings.variant!r}")
-        game = Game(
-            name=settings.name,
-            variant=settings.variant,
-            status=GameStatus.FORMING,
-            settings={"yaml": yaml_text, "name": settings.name},
-            settings_source=source,
-            settings_digest=text_digest,
-            created_at=services.clock.now(),
-            phase_seq=0,
-        )
-        gm_secret = new_secret()
-        game.gm_secret_hash = hash_secret(gm_secret)
-        session.add(game)
-        session.flush()
-        services.audit(session, game, "system", "created", source=source, variant=settings.variant)
-        services.mailer.queue(
-            session, to=settings.gm, subject=f"{services.config.judge_name}: game {game.name} created",
-            template="mail/created.txt.j2", kind="created", game_id=game.id, game=game, secret=gm_secret,
-            settings=settings, secrets=[gm_secret],
-        )
-        for entry in settings.players:
-            joined = join(services, session, game, entry.email, entry.name, entry.power, entry.timezone)
-            _welcome(services, session, game, joined)
-        maybe_start(services, session, game)
-        return game
+        return create_game(services, session, settings, yaml_text, source, mail_secret=True)[0]
+    text_digest = digest(yaml_text)
     if game.settings_digest == text_digest:
         return game
     if settings.variant != game.variant and game.status != GameStatus.FORMING:
@@ -158,12 +134,8 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
     game.settings_digest = text_digest
     if before == settings:
         return game  # the file changed elsewhere (another game in it)
-    services.audit(session, game, settings.gm, "settings-changed", source=source)
-    services.mailer.queue(
-        session, to=settings.gm, subject=f"{services.config.judge_name}: new settings of {game.name} in force",
-        template="mail/settings_changed.txt.j2", kind="settings", game_id=game.id, game=game,
-        changes=settings_changes(before, settings), source=source,
-    )
+    services.audit(session, game, by or settings.gm, "settings-changed", source=source, by_mail=by is not None)
+    _tell_settings_changed(services, session, game, before, settings, source, by)
     known = {s.player.email for s in current_seats(game) if s.player}
     for entry in settings.players:
         if entry.email.lower() not in known and game.status == GameStatus.FORMING:
@@ -172,6 +144,65 @@ def create_or_update(services: Services, session: Session, settings: GameSetting
         reschedule(services, session, game, reason="the game master changed the deadlines")
     maybe_start(services, session, game)
     return game
+
+
+def create_game(services: Services, session: Session, settings: GameSettings, yaml_text: str, source: str, *,
+                mail_secret: bool) -> tuple[Game, str]:
+    """A new game from its settings, with its game master secret (mailed to the GM when
+    ``mail_secret``; else the caller gives it, as CREATE's reply does)."""
+    if not services.known_variant(settings.variant):
+        raise GameError(f"unknown variant {settings.variant!r}")
+    game = Game(
+        name=settings.name,
+        variant=settings.variant,
+        status=GameStatus.FORMING,
+        settings={"yaml": yaml_text, "name": settings.name},
+        settings_source=source,
+        settings_digest=digest(yaml_text),
+        created_at=services.clock.now(),
+        phase_seq=0,
+    )
+    gm_secret = new_secret()
+    game.gm_secret_hash = hash_secret(gm_secret)
+    session.add(game)
+    session.flush()
+    services.audit(session, game, "system", "created", source=source, variant=settings.variant)
+    if mail_secret:
+        services.mailer.queue(
+            session, to=settings.gm, subject=f"{services.config.judge_name}: game {game.name} created",
+            template="mail/created.txt.j2", kind="created", game_id=game.id, game=game, secret=gm_secret,
+            settings=settings, secrets=[gm_secret],
+        )
+    for entry in settings.players:
+        joined = join(services, session, game, entry.email, entry.name, entry.power, entry.timezone)
+        _welcome(services, session, game, joined)
+    maybe_start(services, session, game)
+    return game, gm_secret
+
+
+# What a change of these says to players and observers: that they changed, not to whom (the
+# addresses are the game master's to know).
+_ADDRESSES = ("gm", "players", "observers")
+
+
+def _tell_settings_changed(services: Services, session: Session, game: Game, before: GameSettings,
+                           after: GameSettings, source: str, by: str | None) -> None:
+    """Everyone of the game is told what changed (its game master in full; the others without
+    addresses), but the game master who changed it by mail, whose reply says so."""
+    changes = settings_changes(before, after)
+    public = [f"{name}: changed" if name in _ADDRESSES else line
+              for line in changes for name in [line.split(":", 1)[0]]]
+    rows = []
+    for recipient in recipients(services, game):
+        if by is not None and recipient.address.lower() == by.lower():
+            continue
+        full = recipient.role == WebRole.GM
+        rows.append(services.mailer.outbox_row(
+            to=recipient.address, subject=f"{services.config.judge_name}: new settings of {game.name} in force",
+            template="mail/settings_changed.txt.j2", kind="settings", game_id=game.id, game=game,
+            changes=changes if full else public, source=source, by_mail=by is not None, zone=recipient.zone,
+        ))
+    services.mailer.queue_rows(session, rows)
 
 
 def settings_changes(before: GameSettings, after: GameSettings) -> list[str]:

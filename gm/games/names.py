@@ -16,6 +16,7 @@ in; a letter of another script cannot pose as a Latin name, and a name is of one
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ RESERVED = (
     "Replace", "Rename", "Become", "Start", "Web", "Cancel", "Terminate", "Unstart",
     "Standby", "Stand-by", "Unstandby", "Summary", "Approve", "Refuse", "Deny", "Observe", "Unobserve",
     "An Observer", "The Observer",
+    "Create", "Settings", "Endsettings", "End Settings",
 )
 
 # Characters that look like a Latin letter (from UTS #39's confusables, for Cyrillic, Greek,
@@ -68,6 +70,29 @@ _PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))  # two letters that pass for on
 
 class NameRefused(ValueError):
     """A name that cannot be used; the message says why, for whoever chose it."""
+
+
+# A game's name (CREATE): a file name in any file system and the same however it is written.
+_GAME_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_DEVICES = {"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10))}
+_GAME_WORDS = ("Provinces", "Variants", "Games")  # LIST PROVINCES, HELP VARIANTS
+
+
+def game_name(text: str, judge: str = "gm") -> str:
+    """A new game's name as kept (lower case), or NameRefused: letters, digits, - and _, a letter
+    or digit first, at most 40; no word the judge keeps (a command, GM, the judge's name...)."""
+    name = text.strip().lower()
+    if not _GAME_NAME.fullmatch(name):
+        raise NameRefused(f"the game name {_shown(text)} cannot be used: use letters, digits, - and _ (a letter or "
+                          "digit first, at most 40)")
+    if name in _DEVICES:
+        raise NameRefused(f"the game name {name!r} cannot be used: some systems keep it for a device; choose another")
+    keys = skeletons(name.replace("_", "-"))
+    for word in (*RESERVED, *_GAME_WORDS, judge):
+        if keys & skeletons(word):
+            raise NameRefused(f"the game name {name!r} cannot be used: it reads like {word!r}, a word the judge "
+                              "keeps for itself; choose another")
+    return name
 
 
 @dataclass(frozen=True)

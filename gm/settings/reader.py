@@ -124,6 +124,17 @@ def read_settings(text: str, source: str, known_variants: Callable[[str], bool],
     return games
 
 
+def read_game(raw: Mapping, source: str, default_name: str | None, known_variants: Callable[[str], bool],
+              check_rules: RuleCheck | None = None) -> GameSettings:
+    """One game's settings from its mapping as read (gm.yamlfile: each key with its line), checked
+    as in a file; raise SettingsError naming every bad line (a change by mail: gm.settings.edit)."""
+    reader = _Reader(known_variants, check_rules)
+    game = reader.game(raw, default_name)
+    if game is None or reader.problems:
+        raise SettingsError(source, sorted(reader.problems, key=lambda p: p.line or 0))
+    return game
+
+
 class _Reader:
     def __init__(self, known_variants: Callable[[str], bool], check_rules: RuleCheck | None = None):
         self.known_variants = known_variants

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from gm.games.lifecycle import find_game
 from gm.store.models import OutboundMail
-from tests.store.conftest import World, game_file
+from tests.store.conftest import STANDARD_PLAYERS, World, game_file
 
 
 def _touch_later(path) -> None:  # type: ignore[no-untyped-def]
@@ -63,12 +63,19 @@ def test_gm_reload_reads_the_files_at_once(world: World) -> None:
         assert find_game(session, "g").status == "forming"
 
 
-def test_the_gm_is_told_what_an_edit_changed(world: World) -> None:
+def test_everyone_is_told_what_an_edit_changed(world: World) -> None:
     path = world.write_game("g", game_file())
     world.tick()
-    path.write_text(game_file(extra="grace: 6h\n").replace("reminders: [24h]", "reminders: [12h, 1h]"), encoding="utf-8")
+    path.write_text(game_file(extra="grace: 6h\nobservers: [watcher@example.test]\n")
+                    .replace("reminders: [24h]", "reminders: [12h, 1h]"), encoding="utf-8")
     _touch_later(path)
     world.tick()
-    (notice,) = _mails(world, "settings")
-    assert notice.to_address == "master@example.test"
-    assert "grace: 0m -> 6h" in notice.body and "reminders: 1d -> 12h, 1h" in notice.body
+    notices = {m.to_address: m.body for m in _mails(world, "settings")}
+    assert sorted(notices) == sorted([*(f"{p}@example.test" for p in STANDARD_PLAYERS), "master@example.test",
+                                      "watcher@example.test"])
+    for body in notices.values():
+        assert "grace: 0m -> 6h" in body and "reminders: 1d -> 12h, 1h" in body and "read again from g.yaml" in body
+    # the addresses are the GM's to know: the others learn that the observers changed, not who they are
+    assert "observers: none -> watcher@example.test" in notices["master@example.test"]
+    assert "observers: changed" in notices["france@example.test"]
+    assert "watcher@example.test" not in notices["france@example.test"]
