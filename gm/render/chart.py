@@ -236,10 +236,14 @@ def _panel(heading: str, top: float, labels: list[str], series: dict[str, list[i
     """One plot of every power's line, each point exactly on its value; lines sharing a stretch
     (or a point) are told apart by drawing the ones beneath wider (their rings larger), so each
     shows as a band of its colour around the next; each power's name at its line's end, moved
-    as little as keeps the names apart."""
+    as little as keeps the names apart. The victory line is drawn where a line reaches a sixth
+    of the way to it; farther off, it is only named in the heading, so the lines keep the height."""
     # room at the right for the longest name and value (DejaVu Sans at 12 px: ~7.6 px a bold letter)
     names = max((7.6 * len(power) + 7 * len(str(_last(values))) + 34 for power, values in series.items()), default=0)
     right = WIDTH - max(RIGHT, names)
+    highest = max((v for values in series.values() for v in values if v is not None), default=0)
+    if goal is not None and goal > 6 * max(highest, 1):  # far above every line: named, not drawn
+        heading, goal = f"{heading} ({goal} to win)", None
     panel = Panel(heading, top, LEFT, right, PANEL)
     scale = _Scale(LEFT, right, top, top + PANEL, labels, series, goal)
     scale.ticks(panel, 16)

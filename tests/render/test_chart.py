@@ -172,3 +172,16 @@ def founded_start(variant):  # type: ignore[no-untyped-def]
         power, city = variant.joining_request(f"{site} as {name}", position)
         position = variant.with_joining(position, power, city)
     return variant.admit_joining(position, PhaseLog(None))
+
+
+def test_a_victory_far_above_every_line_is_named_not_drawn() -> None:
+    variant = CATALOG.get("roman-diplomacy-i")
+    start = founded_start(variant)
+    chart = history_chart(variant, "r", [("start", start), ("A.D. 100", start)])
+    (panel,) = chart.panels
+    goal = variant.victory_threshold(start)
+    assert goal > 6 * max(line.last for line in panel.lines)
+    assert panel.goal is None and panel.heading == f"Supply centres ({goal} to win)"
+    assert int(panel.values[-1].text) < goal  # the scale fits the lines
+    near = history_chart(CATALOG.get("standard"), "g", years("standard", 1)).panels[0]
+    assert near.goal is not None and near.heading == "Supply centres"
