@@ -28,9 +28,11 @@ from gm.yamlfile import LineDict, YamlProblem, load_strict
 # The file's lines are numbered past any mail's while both are checked together, so that a
 # problem tells whose line it is.
 _FILE_LINES = 1_000_000
-# Indentations tried when writing a file back: the one that writes the file as it was is kept
-# (mappings, sequences, a sequence's dash): gm's own first, then the usual others.
-_STYLES = ((2, 4, 2), (2, 2, 0), (4, 4, 0), (4, 6, 2), (2, 4, 0), (3, 3, 0), (4, 4, 2), (4, 2, 0))
+# Indentations tried when writing a file back, the one that writes the file as it was kept:
+# (a mapping's, a list item's, the dash's before it), gm's own first.
+_STYLES = tuple(dict.fromkeys(((2, 4, 2), *(
+    (mapping, max(dash + 2, sequence), dash)
+    for mapping in (2, 4, 3) for dash in (0, 2, 4, 1, 3) for sequence in (dash + 2, mapping)))))
 # A line that opens settings: a setting's name and a colon, or a comment.
 _OPENS = re.compile(r"^\s*(#|[A-Za-z_][\w-]*\s*:(\s|$))")
 FIXED = {"name": "a game's name stays as it was created (it names the game in every command and its file)"}
