@@ -37,6 +37,7 @@ def everything(config: AppConfig, timeout: float = 20.0) -> Iterator[Finding]:
     yield mailbox("inbound", config.inbound, config, timeout)
     yield mailbox("outbound", config.outbound, config, timeout)
     yield from authentication(config)
+    yield from game_masters(config)
     yield from games(config)
 
 
@@ -50,6 +51,24 @@ def authentication(config: AppConfig) -> Iterator[Finding]:
     elif config.authserv_id:
         yield Finding(WARN, "authentication", f"authserv_id is {config.authserv_id}, but "
                                               "require_authentication_results is false: nothing uses it")
+
+
+def game_masters(config: AppConfig) -> Iterator[Finding]:
+    """Who may CREATE games by mail, and whether gm may write the files that CREATE and SETTINGS
+    write (every game master changes its game's settings by mail, whoever created it)."""
+    if not config.game_masters:
+        yield Finding(OK, "game_masters", "none: CREATE by mail is refused (the reply says to ask you); games are "
+                                          "made from the settings files you write")
+    elif "*" in config.game_masters:
+        yield Finding(WARN, "game_masters", "* lets anyone create games by mail; name addresses or domains "
+                                            "(*@club.example) to keep it to your game masters")
+    else:
+        yield Finding(OK, "game_masters", f"may CREATE games by mail: {', '.join(config.game_masters)}")
+    if config.games_dir.is_dir() and not os.access(config.games_dir, os.W_OK | os.X_OK):
+        status = FAIL if config.game_masters else WARN
+        yield Finding(status, "games_dir", f"{config.games_dir} is not writable by this user (uid {os.getuid()}): "
+                                           "CREATE and SETTINGS by mail cannot write the games' settings files there "
+                                           "(they answer so); make it writable by the user gm runs as")
 
 
 def secrets(config: AppConfig) -> Iterator[Finding]:
@@ -216,3 +235,6 @@ def games(config: AppConfig) -> Iterator[Finding]:
             yield Finding(FAIL, path.name, "; ".join(str(problem) for problem in exc.problems))
         else:
             yield Finding(OK, path.name, ", ".join(f"game {g.name} ({g.variant}, GM {g.gm})" for g in found))
+            if not os.access(path, os.W_OK):
+                yield Finding(WARN, path.name, f"not writable by this user (uid {os.getuid()}): its game master's "
+                                               "SETTINGS by mail cannot change it")
