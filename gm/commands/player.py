@@ -31,6 +31,7 @@ from gm.games.mailer import format_moment, hang
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
 from gm.games.privacy import game_seen_by, hidden_from, no_such_game
+from gm.games.reveal import player_name, players_named
 from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_named, record_named
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
@@ -334,6 +335,7 @@ class List(Command):
             counts = {p: len(c) for p, c in _centres_by_power(game).items()}
             tallies = records.by_seat(ctx.session, game)
             open_now = dict(openings.open_powers(ctx.services, ctx.session, game))
+            named = players_named(ctx.services, game)
             order = list(variant.map.powers)
             for seat in sorted(current_seats(game), key=lambda s: (order.index(s.power) if s.power in order
                                                                    else len(order), s.id)):
@@ -345,6 +347,8 @@ class List(Command):
                     held = f"{plural(counts.get(power, 0), 'centre', 2)}, {held}"
                 kept = "open to take over" if power in open_now else (
                     f"deadlines: {records.of_seat(tallies, seat)}" if seat.player is not None else "no player")
+                if named and seat.player is not None and power not in open_now:
+                    kept = f"{player_name(seat.player)}; {kept}"  # where the game names its players
                 lines.append(hang(f"  {power:<12} {held}{state}; {kept}", 15))
             if open_now:
                 lines.append(hang(f"Open to take over: {', '.join(open_now)} (JOIN {game.name} <power>; "

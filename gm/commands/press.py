@@ -183,7 +183,7 @@ def _statement_allowed(ctx: MailContext, game: Game, request: PressRequest, obse
 def _observer_allowed(ctx: MailContext, game: Game, request: PressRequest) -> None:
     """An observer writes to everyone where the game's press allows observers (observers: white)."""
     if ctx.services.settings_of(game).press.observers is not ObserverPress.WHITE:
-        raise CommandError(f"{game.name}'s observers write to the game master only: PRESS TO GM")
+        raise CommandError("an observer writes to the game master only: PRESS TO GM")
     if request.grey or request.recipients:
         raise CommandError("an observer's press goes to everyone, signed (or to the game master alone: PRESS TO GM)")
 

@@ -21,7 +21,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.games.names import NameRules, taken_names
 from gm.games.notices import recipients, tell_everyone
-from gm.games.reveal import players_named
+from gm.games.reveal import player_name, players_named
 from gm.reports.names import Namer, off_board
 from gm.reports.examples import examples_for
 from gm.reports.results import results_context
@@ -414,8 +414,11 @@ def finish(services: Services, session: Session, game: Game, result: dict[str, A
     game.due_at = None
     game.deadline = None
     services.audit(session, game, actor, "finished", **result)
+    from gm.games.summary import who_played  # it reads the deadline records, which read this module
+
     context: dict[str, Any] = {"result": result, "summary": game_summary(services, session, game),
-                               "variant": services.variant_of(game)}  # a game with dice publishes its seed
+                               "variant": services.variant_of(game),  # a game with dice publishes its seed
+                               "players": who_played(services, session, game) if players_named(services, game) else []}
     if record is not None and report is not None:
         before = decode_position(services.variant_of(game), record.position_before)
         context.update(results_context(services.variant_of(game), record.phase, report, before))
@@ -435,8 +438,8 @@ def game_summary(services: Services, session: Session, game: Game) -> list[dict[
         seat = seat_of(game, power)
         summary.append({
             "power": power,
-            # a name, never an address; where the game names its players (gm.games.reveal)
-            "player": seat.player.name if seat and seat.player and players_named(services, game) else "",
+            # where the game names its players (gm.games.reveal): a name, or the address
+            "player": player_name(seat.player) if seat and seat.player and players_named(services, game) else "",
             "centres": len(position.centres_of(power)),
             "units": len(position.units_of(power)),
         })

@@ -5,8 +5,8 @@ moment (LIST, the results mails, press to everyone, HELP RULES).
   printed them (so no order is shown before its phase is adjudicated, and no die before it fell);
 - press to everyone once it is out (press held for the results only with them), grey press
   signed "an anonymous power", never a list of recipients of private press;
-- no address, ever; a player's name only once the game names its players (gm.games.reveal: once it
-  is over, as the end mail gives it);
+- a player only where the game names its players (gm.games.reveal: by default once it is over,
+  as the end mail gives it), by its name, or its address where it gave none; no other address;
 - the powers open to take over, and each player's deadlines kept, late and missed, as LIST gives them.
 """
 
@@ -24,11 +24,11 @@ from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
 from gm.games.pictures import chart_title, phase_report
-from gm.games.endings import TERMINATED
 from gm.games.press_readers import ANYONE, Reader, reads, sent_by, signed
 from gm.reports.results import results_context
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus, WebRole
 from gm.games.reveal import player_name, players_named
+from gm.games.summary import result_words
 from gm.web.pictures import Pictures
 from gm.web.takeovers import OpenPower, open_powers, seat_records
 
@@ -155,7 +155,7 @@ def game_view(services: Services, session: Session, game: Game, pictures: Pictur
     phases = [PhaseLink(code, phase_title(services, game, code)) for code in _phase_codes(session, game)]
     return GameView(game, variant.map.title, phase_title(services, game, game.phase),
                     game.deadline if game.status == GameStatus.ACTIVE else None, settings.schedule.zone.key,
-                    seats_open(services, game), _result(game), powers, phases, public_press(services, session, game),
+                    seats_open(services, game), result_words(game), powers, phases, public_press(services, session, game),
                     board, chart, chart_title(variant), state, open_powers(services, session, game))
 
 
@@ -165,20 +165,6 @@ def _phase_codes(session: Session, game: Game) -> list[str]:
                                                              PhaseRecord.rolled_back.is_(False))
                             .order_by(PhaseRecord.seq, PhaseRecord.id))
     return list(dict.fromkeys(found))
-
-
-def _result(game: Game) -> str:
-    result = game.result or {}
-    kind = result.get("kind")
-    if kind == "win":
-        return f"won by {result.get('winner')}"
-    if kind == "draw":
-        return "drawn between " + ", ".join(result.get("powers", []))
-    if kind == "concession":
-        return f"conceded to {result.get('winner') or result.get('to', '')}"
-    if kind == TERMINATED:
-        return f"ended unfinished by its game master: {result.get('reason', '')}"
-    return ""
 
 
 def public_press(services: Services, session: Session, game: Game) -> list[PublicPress]:

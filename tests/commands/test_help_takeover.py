@@ -19,4 +19,4 @@ def test_help_says_how_to_take_over_stand_by_and_read_the_record(post: Post) -> 
                   "is told which powers are late", "the game master's STATUS shows them across every game on this judge"):
         assert words in reply, words
     assert "JOIN <game> [power] join a game that is still forming" in reply
-    assert "a game in brief: its powers, who played each over time" in reply
+    assert "a game in brief, for anyone: its settings, who played each power over time" in reply

@@ -117,7 +117,7 @@ def test_a_game_that_is_not_there_and_one_that_is_over(post: Post) -> None:
 def test_observers_write_to_the_gm_only_unless_the_game_allows_more(post: Post) -> None:
     secret = observe(post)
     post.send(FAN, f"SIGNON OBSERVER g {secret}\nPRESS\nHello all!\nENDPRESS\n")
-    assert "observers write to the game master only" in post.reply(FAN)
+    assert "an observer writes to the game master only: PRESS TO GM" in post.reply(FAN)
     post.send(FAN, f"SIGNON OBSERVER g {secret}\nPRESS TO GM\nA question.\nENDPRESS\n")
     assert "Press sent to the game master." in post.reply(FAN)
     assert {m.to_address for m in post.mails(kind="press") if "A question." in m.body} == {GM}
