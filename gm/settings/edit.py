@@ -10,6 +10,7 @@ takes its default, as a new game has it.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import textwrap
@@ -93,7 +94,6 @@ def mailed(lines: list[str], numbers: list[int]) -> Mailed:
                                "write settings as they stand in the file, one 'setting: value' a line")])
     problems = [_at(raw.lines[key], f"{key!r} is not a setting's name (a word, then a colon)")
                 for key in raw if not isinstance(key, str)]
-    problems += [_at(raw.lines[key], f"{key!r}: {why}") for key, why in FIXED.items() if key in raw]
     if problems:
         raise EditRefused(problems)
     return Mailed(text, plain, tuple(raw), {key: raw.lines[key] for key in raw})
@@ -132,6 +132,11 @@ def change(file_text: str, file_name: str, game: str, mail: Mailed, defaults: Ca
     if own is None:
         raise EditRefused([f"{file_name} no longer holds the game {game}"])
     raw_mail = load_strict(mail.text) or LineDict()
+    fixed = [_at(mail.lines[key], f"{key!r}: {why}") for key, why in FIXED.items()
+             if key in raw_mail and str(raw_mail[key]) != game]
+    if fixed:
+        raise EditRefused(fixed)
+    mail = dataclasses.replace(mail, keys=tuple(k for k in mail.keys if k not in FIXED))  # the same: as not given
     variant = str(raw_mail.get("variant") or own.get("variant") or "")
     raw_defaults = load_strict(defaults(variant if known_variants(variant) else str(own.get("variant"))))
     merged = _relined(own, lambda line: line + _FILE_LINES)

@@ -24,7 +24,7 @@ from gm.commands.press import visible_press
 from gm.commands.reader import ORDERS, read_invocations
 from gm.commands.absence import player_zone
 from gm.domain.phases import PhaseKind
-from gm.games import absences
+from gm.games import absences, gamefiles
 from gm.games.lifecycle import current_seats, find_game
 from gm.games.mailer import format_moment, zone_named
 from gm.games.orderbook import current_orders
@@ -127,8 +127,11 @@ def _gm_part(state: WebState, session: Session, game: Game) -> dict[str, Any]:
         for power, lines in sorted(current_orders(session, game).items()):
             orders[power] = [namer.order(o, power) for o in state.services.orders_from(game, lines)]
     processed = session.scalar(select(PhaseRecord.id).where(PhaseRecord.game_id == game.id).limit(1)) is not None
+    settings_text, settings_note = gamefiles.current(state.services, game)  # as SETTINGS sends it
     return {"all_orders": orders, "can_terminate": game.status != GameStatus.FINISHED,
-            "can_unstart": game.status in (GameStatus.ACTIVE, GameStatus.PAUSED) and not processed}
+            "can_unstart": game.status in (GameStatus.ACTIVE, GameStatus.PAUSED) and not processed,
+            "settings_text": settings_text, "settings_note": settings_note,
+            "settings_writable": gamefiles.path_of(state.services, game) is not None}
 
 
 def _absences_of(ctx: MailContext, game: Game, seat: Seat) -> list[dict[str, str]]:
