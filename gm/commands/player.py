@@ -13,7 +13,6 @@ from gm.commands.guessing import GM_SEAT, HOUR, MAX_FAILED_PER_ADDRESS, Target, 
 from gm.commands import takeover
 from gm.commands.gm_actions import eject
 from gm.commands.gm_status import gm_status
-from gm.commands.press import visible_press
 from gm.games import observers, openings, orderbook, records, votes
 from gm.games.lifecycle import (
     GameError,
@@ -36,9 +35,7 @@ from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_n
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
 from gm.reports.names import Namer
-from gm.reports.results import ordered_board
 from gm.settings.model import StartPolicy
-from gm.store.codec import decode_position
 from gm.store.models import AuditEntry, Game, GameStatus, OpeningReason, PhaseRecord, Seat, SeatStatus
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
@@ -584,41 +581,6 @@ class Resign(Command):
         openings.open_power(ctx.services, ctx.session, game, left, OpeningReason.RESIGNED)
         ctx.seat = None
         return [f"You have left {game.name}. Thank you for playing {power}."]
-
-
-class History(Command):
-    read_only = True
-    name = "HISTORY"
-    usage = "HISTORY [number of phases]"
-    summary = "the results of the last phases (5 unless you say), and the press you may see"
-
-    def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
-        game = ctx.require_game()
-        try:
-            count = int(invocation.args or 5)
-        except ValueError:
-            raise CommandError(f"write {self.usage}") from None
-        records = list(ctx.session.scalars(
-            select(PhaseRecord).where(PhaseRecord.game_id == game.id, PhaseRecord.rolled_back.is_(False))
-            .order_by(PhaseRecord.seq.desc()).limit(max(1, min(count, 50)))
-        ))
-        lines: list[str] = []
-        variant = ctx.services.variant_of(game)
-        for record in reversed(records):
-            ordered = [(r["power"], o) for r in record.results.get("results", [])
-                       for o in ctx.services.orders_from(game, [r["order"]])]
-            namer = Namer(variant, ordered_board(variant, decode_position(variant, record.position_before), ordered))
-            title = variant.title(variant.calendar.parse(record.phase))
-            lines.append(f"{title[:1].upper()}{title[1:]}:")
-            for result in record.results.get("results", []):
-                outcome = "" if result["succeeded"] else f"  (*{result['reason']}*)"
-                orders = ctx.services.orders_from(game, [result["order"]])
-                text = namer.order(orders[0], result["power"]) if orders else result["order"]
-                lines.append(f"  {result['power'] + ':':<10} {text}{outcome}")
-        if not records:
-            lines.append(f"No phase of {game.name} has been processed yet.")
-        lines += visible_press(ctx, game)
-        return lines
 
 
 class Map(Command):

@@ -26,7 +26,7 @@ from gm.games.lifecycle import current_seats, power_named, seat_of
 from gm.games.plaintext import quoted
 from gm.games.mailer import format_moment, reader_zone
 from gm.games.press_readers import (
-    GAME_MASTER, PUBLIC, Reader, addressed_to, mailed_to, reads, sent_by, signed, statements_until,
+    ANYONE, GAME_MASTER, PUBLIC, Reader, addressed_to, mailed_to, reads, sent_by, signed, statements_until,
 )
 from gm.settings.model import ObserverPress
 from gm.store.models import Game, GameStatus, Press, SeatStatus, WebRole
@@ -231,21 +231,32 @@ class Broadcast(SendPress):
     broadcast = True
 
 
-def visible_press(ctx: MailContext, game: Game) -> list[str]:
-    """The archived press that the reader may read (gm.games.press_readers): press to everyone,
-    and press its power sent or received, by the power's seat whatever it is named now (press
-    held for the results only once the results are out). The game master reads all of it."""
+def reader_of(ctx: MailContext, game: Game) -> Reader:
+    """Who reads ``game``'s press in this mail: what it is signed on to the game as (a power, its
+    game master, an observer), else anyone (a stranger sees what a stranger on the web sees)."""
+    if ctx.game is None or ctx.game.id != game.id:
+        return ANYONE
+    if ctx.is_gm:
+        return GAME_MASTER
     power = ctx.power
     seat = seat_of(game, power) if power is not None else None
-    reader = GAME_MASTER if ctx.is_gm else Reader.of(WebRole.OBSERVER if ctx.observer else PUBLIC, seat, ctx.observer)
+    return Reader.of(WebRole.OBSERVER if ctx.observer else PUBLIC, seat, ctx.observer)
+
+
+def visible_press(ctx: MailContext, game: Game, phases: set[str] | None = None) -> list[str]:
+    """The archived press that the reader may read (gm.games.press_readers): press to everyone,
+    and press its power sent or received, by the power's seat whatever it is named now (press
+    held for the results only once the results are out). The game master reads all of it.
+    ``phases``: only press sent in these phases."""
+    reader = reader_of(ctx, game)
     names = _names_now(game)
     lines: list[str] = []
     for press in ctx.session.scalars(select(Press).where(Press.game_id == game.id).order_by(Press.id)):
-        if not reads(press, reader):
+        if not reads(press, reader) or (phases is not None and press.phase not in phases):
             continue
         mine = sent_by(press, reader)
         legacy = press.recipient_seats is None  # stored before press had seats: read by its names
-        who = signed(press, mine=mine or ctx.is_gm)
+        who = signed(press, mine=mine or reader.role == WebRole.GM)
         if press.sender_seat and press.sender_power is not None and who == press.sender_power:
             who = names.get(press.sender_seat, press.sender_power)
         listed = press.recipients if legacy else [names.get(k, n) for k, n in zip(press.recipient_seats, press.recipients)]

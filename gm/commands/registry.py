@@ -8,7 +8,7 @@ import difflib
 from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.commands import absence, account, ending, master, player, press, topics, web
-from gm.commands import gamefiles, observing, summary, takeover
+from gm.commands import gamefiles, history, observing, summary, takeover
 from gm.commands.base import BodyRule, Command, CommandError, Invocation, MailContext
 from gm.commands.reader import ORDERS, PRESS_BODY, UNKNOWN
 from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
@@ -18,7 +18,7 @@ from gm.store.models import Game
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
-    player.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
+    history.History, player.Map, player.Wait, player.NoWait, player.Draw, player.NoDraw, player.Concede,
     player.NoConcede, player.Resign, account.Set, absence.Cancel, account.Confirm, web.Web,
     takeover.StandBy, takeover.UnStandBy, summary.Summary, observing.Observe, observing.Unobserve,
     gamefiles.Create,

@@ -29,6 +29,7 @@ from gm.domain.position import Position
 from gm.games.context import Services
 from gm.games.orderbook import parse_stored
 from gm.orders import OrderGrammar
+from gm.reports.results import results_context
 from gm.store.codec import decode_position
 from gm.store.models import Game, GameStatus, OutboundMail, PhaseRecord
 from gm.variants.catalog import VariantCatalog
@@ -312,3 +313,12 @@ def phase_names(session: Session, game: Game) -> Sequence[str]:
     if game.phase and game.phase not in names and game.position:
         names.append(game.phase)
     return names
+
+
+def phase_results_text(services: Services, game: Game, record: PhaseRecord) -> str:
+    """A processed phase's results as its results mail printed them (adjudicated again from the
+    store: the same outcome), for HISTORY and the phase's page."""
+    variant = services.variant_of(game)
+    position, report = phase_report(variant, record, game.dice_seed)
+    return services.mailer.render("mail/_phase_results.txt.j2", game=game, played=record.results.get("played", []),
+                                  **results_context(variant, record.phase, report, position)).strip("\n")

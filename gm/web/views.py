@@ -23,9 +23,8 @@ from gm.commands.base import Invocation, MailContext
 from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
-from gm.games.pictures import chart_title, phase_report
+from gm.games.pictures import chart_title, phase_results_text
 from gm.games.press_readers import ANYONE, Reader, reads, sent_by, signed
-from gm.reports.results import results_context
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus, WebRole
 from gm.games.reveal import player_name, players_named
 from gm.games.summary import result_words
@@ -196,16 +195,9 @@ def phase_view(services: Services, session: Session, game: Game, code: str, pict
         return None
     record = session.get(PhaseRecord, done[index].id)
     assert record is not None
-    variant = services.variant_of(game)
-
-    def results() -> str:
-        position, report = phase_report(variant, record, game.dice_seed)
-        return services.mailer.render("mail/_phase_results.txt.j2", game=game,
-                                      played=record.results.get("played", []),
-                                      **results_context(variant, record.phase, report, position)).strip("\n")
-
+    results = pictures.cache.get(("results", game.id, record.id), lambda: phase_results_text(services, game, record))
     return PhaseView(game, record.phase, phase_title(services, game, record.phase), pictures.phase(game, record),
-                     str(pictures.cache.get(("results", game.id, record.id), results)),
+                     str(results),
                      _link(services, game, done[index - 1].phase) if index > 0 else None,
                      _link(services, game, done[index + 1].phase) if index + 1 < len(done) else None)
 

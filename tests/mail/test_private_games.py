@@ -75,6 +75,13 @@ COMMANDS = [
     "JOIN {game}",
     "JOIN {game} France",
     "WEB {game}",
+    "HISTORY {game}",
+    "HISTORY {game} S1901M",
+    "HISTORY {game} S1901M..F1901M",
+    "SUMMARY {game}",
+    "OBSERVE {game}",
+    "UNOBSERVE {game}",
+    "SIGNON OBSERVER {game} wrong-secret",
 ]
 
 
