@@ -12,7 +12,16 @@ from setuptools import setup
 COMPILED = [
     "gm/adjudicator/engine.py",
     "gm/adjudicator/legality.py",
-    "gm/adjudicator/movement.py",
+    "gm/adjudicator/unit_finder.py",  # the unit each order names
+    "gm/adjudicator/retreat_review.py",
+    "gm/adjudicator/movement.py",  # a movement phase, cut along its seams into the seven below
+    "gm/adjudicator/nodes.py",
+    "gm/adjudicator/graph.py",
+    "gm/adjudicator/resolver.py",
+    "gm/adjudicator/strengths.py",
+    "gm/adjudicator/conditions.py",
+    "gm/adjudicator/claims.py",
+    "gm/adjudicator/results.py",
     "gm/adjudicator/rulings.py",
     "gm/adjudicator/effects.py",
     "gm/adjudicator/steps.py",

@@ -23,6 +23,7 @@ from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.phases import Phase, PhaseKind
 from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit, UnitType
+from gm.reports.notes import notes_text
 
 
 @mypyc_attr(native_class=False)  # an exception stays an ordinary Python class
@@ -513,7 +514,7 @@ def _result_entry(result: OrderResult, memo: Memo) -> dict[str, Any]:
         entry = {"order": memo.order_text(result.order), "unit": unit_text, "outcome": "fails",
                  "reason": result.reason_text or "fails"}
     if result.notes:
-        entry["notes"] = list(result.notes)
+        entry["notes"] = notes_text(result.notes)
     return entry
 
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import MovementOutcome, Ruling
 from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove
-from gm.domain.outcomes import Roll
+from gm.domain.outcomes import Note, Roll
 from gm.domain.position import Position
 from gm.domain.units import Unit, UnitType
 
@@ -51,7 +51,7 @@ class Effects:
         self.hold_bonus: dict[int, float] = {}  # slot -> strength added while it does not move
         self.carried: dict[int, int] = {}  # slot -> slot of the unit it goes with
         self.destroyed: dict[int, str] = {}  # slot -> why it is gone
-        self.notes: dict[int, list[str]] = {}  # slot -> lines for the results of its order
+        self.notes: dict[int, list[Note]] = {}  # slot -> lines for the results of its order
         self.exposed: set[int] = set()  # slots whose support any attack cuts
         self.failed: set[int] = set()  # slots whose move was judged, and failed, before the phase
         self._closed: list[tuple[str, str, str, str | None, frozenset[UnitType] | None]] = []
@@ -85,7 +85,7 @@ class Effects:
 
     # -- changes -------------------------------------------------------------------
 
-    def add_strength(self, slot: int, amount: float, reason: str) -> None:
+    def add_strength(self, slot: int, amount: float, reason: Note) -> None:
         self.bonus[slot] = self.bonus.get(slot, 0.0) + amount
         self.note(slot, reason)
 
@@ -131,7 +131,7 @@ class Effects:
         """The unit's move failed, judged before the rest of the phase: it is not judged again."""
         self.failed.add(slot)
 
-    def note(self, slot: int, text: str) -> None:
+    def note(self, slot: int, text: Note) -> None:
         self.notes.setdefault(slot, []).append(text)
 
     def roll(self, purpose: str, sides: int = 6, units: tuple[Unit, ...] = ()) -> Roll:

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from gm.adjudicator.adjustments import resolve_adjustments
 from gm.adjudicator.dice import DiceError
 from gm.adjudicator.effects import Effects
-from gm.adjudicator.legality import review_declarations, review_movement, review_retreats
+from gm.adjudicator.legality import review_declarations, review_movement
 from gm.adjudicator.phaselog import PhaseLog
+from gm.adjudicator.retreat_review import review_retreats
 from gm.adjudicator.retreats import resolve_retreats
 from gm.adjudicator.rulings import refusal
 from gm.adjudicator.steps import resolve_moves

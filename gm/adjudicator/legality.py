@@ -1,4 +1,5 @@
-"""Which movement and retreat orders count, before anything is resolved.
+"""Which movement orders (and declarations) count, before anything is resolved; retreat orders:
+gm.adjudicator.retreat_review.
 
 DATC 4.E.1: an illegal order (one that could never be valid, whatever the other orders) is
 ignored and its unit holds. Orders that are legal but match nothing (a support of a move
@@ -12,28 +13,26 @@ from typing import Final
 
 from gm.adjudicator.convoys import ConvoyGeometry
 from gm.adjudicator.rulings import Illegal, Ruling, refusal
+from gm.adjudicator.unit_finder import UnitFinder, last_order_wins, unit_ref
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import (
     Convoy,
     Declaration,
-    Disband,
     Hold,
     Move,
     MoveAlongPath,
     MoveInRounds,
     MoveThen,
     Order,
-    Retreat,
     SupportHold,
     SupportMove,
     UnitRef,
 )
-from gm.domain.position import Dislodgement, Position
+from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
 
-__all__ = ["Illegal", "Ruling", "refusal", "review_declarations", "review_movement", "review_retreats",
-           "last_order_wins"]
+__all__ = ["Illegal", "Ruling", "refusal", "review_declarations", "review_movement", "last_order_wins"]
 
 
 class _FleetsMatter:
@@ -43,71 +42,8 @@ class _FleetsMatter:
 FLEETS_MATTER: Final = _FleetsMatter()
 
 
-class _Board:
-    """The units of a position by province, for finding the unit an order names.
-
-    Where a variant lets units share a province, an order names one of them by its power and
-    type; identical units (two fleets of one power in one sea) take the orders given for them
-    in turn, the latest ones counting, as one unit follows its last order.
-    """
-
-    def __init__(self, units: Sequence[Unit]):
-        slots: dict[str, int] = {}
-        stacked: dict[str, list[int]] | None = None
-        for slot, unit in enumerate(units):
-            province = unit.location.province
-            if province in slots:
-                if stacked is None:
-                    stacked = {}
-                stacked.setdefault(province, [slots[province]]).append(slot)
-            else:
-                slots[province] = slot
-        self.units = units
-        self.slots = slots  # province -> the slot of its (first) unit
-        self.stacked = stacked  # province -> slots, where several units stand
-        self.last_ordered: dict[int, int] = {}  # slot -> number of its latest order
-        self.problem: str | None = None  # why the unit ``find`` found may not be ordered
-
-    def find(self, power: str, ref: UnitRef, count: int) -> int:
-        """The slot of the unit ``ref`` names for ``power`` (-1: none); ``problem`` says why it
-        may not be ordered (None: it may). ``count`` numbers the orders, for identical units."""
-        province = ref.location.province
-        stacked = self.stacked
-        if stacked is None or province not in stacked:
-            slot = self.slots.get(province, -1)
-            self.problem = None if slot >= 0 and self.units[slot].power == power else ""
-            return slot
-        candidates = stacked[province]
-        mine = [s for s in candidates if self.units[s].power == power]
-        self.problem = ""
-        if not mine:
-            return candidates[0]
-        typed = [s for s in mine if self.units[s].type is ref.type] or mine
-        kinds = {(self.units[s].type, self.units[s].location.coast) for s in typed}
-        if len(kinds) > 1:
-            names = " or ".join(sorted({str(self.units[s]) for s in typed}))
-            self.problem = f"{power} has several units in {province}: say which ({names})"
-            return typed[0]
-        last = self.last_ordered
-        slot = min(typed, key=lambda s: last.get(s, -1))
-        last[slot] = count
-        self.problem = None
-        return slot
-
-    def other(self, ref: UnitRef, acting: Unit) -> Unit | None:
-        """The unit a support or convoy names: of the type written, not the acting unit."""
-        province = ref.location.province
-        if self.stacked is None or province not in self.stacked:
-            slot = self.slots.get(province, -1)
-            return self.units[slot] if slot >= 0 else None
-        candidates = [self.units[s] for s in self.stacked[province] if self.units[s] is not acting]
-        if not candidates:
-            return acting
-        return next((u for u in candidates if u.type is ref.type), candidates[0])
-
-
 def review_movement(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
-    board = _Board(position.units)
+    board = UnitFinder(position.units)
     reviewer = _MovementReview(variant, board, position)
     # Legality depends only on the map, the order and the units it names (and, for convoys,
     # where the fleets that could convoy are), so each verdict is kept for later phases and games.
@@ -157,7 +93,7 @@ def _cached_verdict(reviewer: _MovementReview, verdicts: dict, order: Order, uni
     return verdict
 
 
-def _verdict_key(order: Order, unit: Unit, board: _Board) -> tuple:
+def _verdict_key(order: Order, unit: Unit, board: UnitFinder) -> tuple:
     """What a support's or a convoy's legality depends on: its unit, its places, the unit it helps.
 
     A flat tuple of strings, unit types and flags: it hashes and compares in C without
@@ -184,58 +120,14 @@ def _verdict_key(order: Order, unit: Unit, board: _Board) -> tuple:
 def review_declarations(variant: Variant, position: Position,
                         submitted: Sequence[tuple[str, Declaration]]) -> list[Ruling]:
     """Declarations given in a retreat or adjustment phase, judged by the variant."""
-    reviewer = _MovementReview(variant, _Board(position.units), position)
+    reviewer = _MovementReview(variant, UnitFinder(position.units), position)
     rulings = [reviewer.declaration(power, order) for power, order in submitted]
     variant.review_on_board(position, rulings)
     return rulings
 
 
-def review_retreats(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
-    board = _Board([d.unit for d in position.dislodged])
-    rulings = []
-    for count, (power, order) in enumerate(submitted):
-        slot = board.find(power, order.unit, count) if order.unit is not None else -1
-        problem = board.problem if slot >= 0 else ""
-        entry = position.dislodged[slot] if slot >= 0 else None
-        unit = entry.unit if entry else None
-        try:
-            if entry is None or unit is None:
-                raise Illegal(
-                    "only dislodged units have orders in a retreat phase"
-                    if order.unit is not None
-                    else "not an order for a dislodged unit"
-                )
-            if unit.power != power:
-                raise Illegal(f"the unit in {unit.location.province} is not {power}'s")
-            if problem:
-                raise Illegal(problem)
-            rulings.append(Ruling(power, _normalise_retreat(variant, position, entry, order), unit, None, slot))
-        except Illegal as why:
-            rulings.append(Ruling(power, order, unit, str(why), slot))
-    return last_order_wins(rulings)
-
-
-def last_order_wins(rulings: list[Ruling]) -> list[Ruling]:
-    """A unit given several legal orders follows the last one (as a mail judge revises orders)."""
-    last: dict[int, Ruling] = {}
-    for ruling in rulings:
-        if ruling.illegal is None and ruling.slot >= 0:
-            earlier = last.get(ruling.slot)
-            if earlier is not None:
-                earlier.superseded = True
-            last[ruling.slot] = ruling
-    return rulings
-
-
-def _ref(unit: Unit, written: UnitRef | None = None) -> UnitRef:
-    """The unit as the order should name it (DATC 4.B.5, 4.C.2: a wrong type or coast is ignored)."""
-    if written is not None and written.type is unit.type and written.location == unit.location:
-        return written
-    return UnitRef(unit.location, unit.type)
-
-
 class _MovementReview:
-    def __init__(self, variant: Variant, board: _Board, position: Position | None = None):
+    def __init__(self, variant: Variant, board: UnitFinder, position: Position | None = None):
         self.variant = variant
         self.position = position
         self.map = variant.map
@@ -282,24 +174,24 @@ class _MovementReview:
 
     def normalise(self, unit: Unit, order: Order) -> Order:
         if isinstance(order, Hold):
-            return order if order.unit.type is unit.type and order.unit.location == unit.location else Hold(_ref(unit))
+            return order if order.unit.type is unit.type and order.unit.location == unit.location else Hold(unit_ref(unit))
         if isinstance(order, Move):
             destination = self.move_target(unit, order.destination, order.via_convoy)
-            if destination == order.destination and _ref(unit, order.unit) is order.unit:
+            if destination == order.destination and unit_ref(unit, order.unit) is order.unit:
                 return order
-            return Move(_ref(unit), destination, order.via_convoy)
+            return Move(unit_ref(unit), destination, order.via_convoy)
         if isinstance(order, SupportHold):
             target = self.other_unit(order.supported, unit)
             self.require_support_reach(unit, target.location.province)
-            return SupportHold(_ref(unit), _ref(target))
+            return SupportHold(unit_ref(unit), unit_ref(target))
         if isinstance(order, SupportMove):
             return self.support_move(unit, order)
         if isinstance(order, Convoy):
             return self.convoy(unit, order)
         if isinstance(order, MoveInRounds):
-            return MoveInRounds(_ref(unit), self.route(unit, order.steps))
+            return MoveInRounds(unit_ref(unit), self.route(unit, order.steps))
         if isinstance(order, MoveAlongPath):
-            return MoveAlongPath(_ref(unit), self.route(unit, order.path))
+            return MoveAlongPath(unit_ref(unit), self.route(unit, order.path))
         if isinstance(order, MoveThen):
             return self.move_then(unit, order)
         return self.variant.review_order(self, unit, order)
@@ -384,7 +276,7 @@ class _MovementReview:
             raise Illegal(f"the second move may not return to {self.name(unit.location.province)}")
         visited = (unit.location.province, *(loc.province for loc in first[:-1]))
         then = self.route(unit.moved_to(first[-1]), order.then, visited) if order.then else ()
-        return MoveThen(_ref(unit), first, then)
+        return MoveThen(unit_ref(unit), first, then)
 
     def support_move(self, unit: Unit, order: SupportMove) -> SupportMove:
         target = self.other_unit(order.supported, unit)
@@ -405,7 +297,7 @@ class _MovementReview:
         if not reachable:
             raise Illegal(f"the unit in {self.name(target.location.province)} cannot reach {self.name(province)}")
         coast = order.destination.coast if order.destination.coast in self.map.provinces[province].coasts else None
-        return SupportMove(_ref(unit), _ref(target), Location(province, coast))
+        return SupportMove(unit_ref(unit), unit_ref(target), Location(province, coast))
 
     def convoy(self, unit: Unit, order: Convoy) -> Convoy:
         here = unit.location.province
@@ -421,58 +313,4 @@ class _MovementReview:
             raise Illegal(
                 f"{self.name(here)} is on no route from {self.name(army.location.province)} to {self.name(destination)}"
             )
-        return Convoy(_ref(unit), _ref(army), Location(destination))
-
-
-def _retreat_problem(variant: Variant, position: Position, unit: Unit, province: str) -> str | None:
-    """Why the rules forbid the unit's retreat to ``province`` on the board of a retreat phase,
-    whatever list of retreats the position came with (one written by hand, or by an older
-    judge): a unit stands there that it may not stand beside (``Variant.may_stand_with``, the
-    rule a move in follows). None: they allow it. Where the unit could go otherwise (the map, its
-    attacker's origin, a standoff) is the list's to say: the board no longer shows all of it."""
-    there = position.units_in(province)
-    if not there:
-        return None
-    sides = variant.sides(position) if variant.sides_share else None
-    arrived = unit.moved_to(Location(province))
-    for other in there:
-        if not variant.may_stand_with(arrived, (other,), sides):
-            name = variant.map.provinces[province].name
-            if not variant.stacks:
-                return f"{name} is occupied by {other} ({other.power})"
-            return f"{other} ({other.power}) stands in {name}: it may not retreat beside it"
-    return None
-
-
-def _normalise_retreat(variant: Variant, position: Position, entry: Dislodgement, order: Order) -> Order:
-    unit = entry.unit
-    ref = _ref(unit, order.unit)  # the order's own when it names the unit exactly (most do): none made
-    if isinstance(order, Disband):
-        return _retreat_as_written(order, ref)
-    if not isinstance(order, (Retreat, Move)):
-        raise Illegal("a dislodged unit may only retreat or disband")
-    wanted = order.destination
-    options = [loc for loc in entry.retreats if loc.province == wanted.province]
-    if not options:
-        name = variant.map.provinces[wanted.province].name
-        raise Illegal(f"{name} is not among the places it may retreat to")
-    problem = _retreat_problem(variant, position, unit, wanted.province)
-    if problem is not None:
-        raise Illegal(problem)
-    if wanted.coast and any(loc.coast == wanted.coast for loc in options):
-        return _retreat_as_written(order, ref, wanted)
-    if wanted.coast and wanted.coast in variant.map.provinces[wanted.province].coasts:
-        raise Illegal(f"it cannot retreat to the {variant.map.coast_names[wanted.coast]}")
-    if len(options) > 1:
-        raise Illegal(f"say which coast of {variant.map.provinces[wanted.province].name}")
-    return _retreat_as_written(order, ref, options[0])
-
-
-def _retreat_as_written(order: Order, unit: UnitRef, destination: Location | None = None) -> Order:
-    """A retreat (or, without ``destination``, a disband) of ``unit``: the order given when it
-    says exactly that (most do), else a new one."""
-    if destination is None:
-        return order if type(order) is Disband and order.unit == unit else Disband(unit)
-    if type(order) is Retreat and order.unit == unit and order.destination == destination:
-        return order
-    return Retreat(unit, destination)
+        return Convoy(unit_ref(unit), unit_ref(army), Location(destination))

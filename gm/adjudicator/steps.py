@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gm.adjudicator.effects import Effects
-from gm.adjudicator.movement import Resolution, amount_text, resolve_round
+from gm.adjudicator.movement import resolve_round
+from gm.adjudicator.results import Resolution
 from gm.adjudicator.rulings import MovementOutcome, Ruling
 from gm.adjudicator.variant import Variant, units_by_province
 from gm.domain.geography import Location
 from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove, UnitRef
-from gm.domain.outcomes import OrderResult, Reason
+from gm.domain.outcomes import OrderResult, Reason, SupportedInto
 from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit
 
@@ -199,18 +200,20 @@ class _Rounds:
     def _round(self, going: list[_Journey]) -> list[_Journey]:
         """Resolve the next step of each journey; the journeys that go on."""
         source = self.position.units
-        slots = [slot for slot, where in enumerate(self.where) if where is not None]
+        placed = [(slot, where) for slot, where in enumerate(self.where) if where is not None]
+        slots = [slot for slot, _ in placed]
         new_slot = {slot: i for i, slot in enumerate(slots)}
-        units = tuple(Unit(source[s].power, source[s].type, self.where[s]) for s in slots)  # type: ignore[arg-type]
+        units = tuple(Unit(source[s].power, source[s].type, where) for s, where in placed)
         board = self.position.replace(units=units, dislodged=())
         rulings: list[Ruling] = []
         steps: dict[int, _Journey] = {}
         for journey in going:
-            if self.where[journey.slot] is None:
+            here = self.where[journey.slot]
+            if here is None:
                 continue
             step = journey.ahead[0]
             if journey.path:
-                self.attempts.append((journey.slot, self.where[journey.slot].province, step.province))  # type: ignore[union-attr]
+                self.attempts.append((journey.slot, here.province, step.province))
             if journey.path and self.blocked.get(journey.slot) == step.province:
                 self._stopped(journey, Reason.BOUNCED, Reason.BOUNCED.value)
                 continue
@@ -265,7 +268,7 @@ class _Rounds:
             for support in self.later:
                 if support.slot == journey.slot and support.province == province:
                     effects.add_strength(new_slot[journey.slot], support.amount,
-                                         f"supported into {province} (+{amount_text(support.amount)})")
+                                         SupportedInto(province, support.amount))
         return effects
 
     def _dislodged_later(self, slot: int) -> None:
@@ -308,9 +311,9 @@ def _second_moves(rulings: Sequence[Ruling], outcome: MovementOutcome, contested
         if not (ruling.acts and ruling.acting is None and isinstance(order, MoveThen) and order.then):
             continue
         result = outcome.results[index]
-        if not result.succeeded:
+        if not result.succeeded or ruling.unit is None:  # a move always has its unit
             continue
-        unit = ruling.unit.moved_to(order.first[-1])  # type: ignore[union-attr]
+        unit = ruling.unit.moved_to(order.first[-1])
         blocked = next((loc.province for loc in order.then if loc.province in occupied or loc.province in contested), None)
         if blocked is None:
             pending.append(PendingMove(unit, order.then))

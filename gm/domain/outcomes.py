@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeAlias
 
 from gm.domain.orders import Order
 from gm.domain.units import Unit
@@ -39,6 +40,27 @@ class Roll:
     units: tuple[Unit, ...] = ()  # the units it decides about (the attacking and attacked fleets)
 
 
+@dataclass(frozen=True, slots=True)
+class SupportLeft:
+    """A note: what an attack left of a support it reduces by its value (``SupportCut.BY_ATTACK``).
+    The results put it in words (gm.reports.notes)."""
+
+    amount: float
+
+
+@dataclass(frozen=True, slots=True)
+class SupportedInto:
+    """A note: a path's step into ``province`` given the supports of the phase's first round into
+    it (gm.adjudicator.steps). The results put it in words (gm.reports.notes)."""
+
+    province: str
+    amount: float
+
+
+# What a result notes of what a rule changed: the rules' own words, or a fact the results word.
+Note: TypeAlias = str | SupportLeft | SupportedInto
+
+
 @dataclass(slots=True, init=False)
 class OrderResult:
     power: str
@@ -47,13 +69,13 @@ class OrderResult:
     succeeded: bool
     reason: Reason | None
     detail: str  # for ILLEGAL and PREVENTED: why
-    notes: tuple[str, ...]  # what a variant's rules changed, for the results ("strength 1½: led")
+    notes: tuple[Note, ...]  # what a variant's rules changed, for the results ("strength 1½: led")
 
     # Written out, not generated: compiled (setup.py), this constructor then runs no Python,
     # and the adjudicator makes one result per order.
     def __init__(
         self, power: str, order: Order, unit: Unit | None, succeeded: bool,
-        reason: Reason | None = None, detail: str = "", notes: tuple[str, ...] = (),
+        reason: Reason | None = None, detail: str = "", notes: tuple[Note, ...] = (),
     ) -> None:
         self.power = power
         self.order = order

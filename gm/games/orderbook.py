@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 
 from gm.adjudicator.adjustments import resolve_adjustments
 from gm.adjudicator.engine import judge_adjustments
-from gm.adjudicator.legality import review_declarations, review_movement, review_retreats
+from gm.adjudicator.legality import review_declarations, review_movement
+from gm.adjudicator.retreat_review import review_retreats
 from gm.adjudicator.variant import Variant
 from gm.domain.orders import Build, Declaration, Disband, Order, Waive
 from gm.domain.phases import PhaseKind

@@ -14,6 +14,7 @@ from gm.domain.position import Position
 from gm.domain.units import Unit
 from gm.reports.counts import units_counted
 from gm.reports.names import Namer
+from gm.reports.notes import notes_text
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
             "text": namer.order(result.order, result.power),
             "succeeded": result.succeeded,
             "reason": result.reason_text,
-            "notes": list(result.notes),
+            "notes": notes_text(result.notes),
         })
         if result.unit is not None:
             commanded[result.unit] = commanded.get(result.unit, 0) + 1

@@ -9,6 +9,7 @@ from gm.domain.geography import Location
 from gm.domain.outcomes import OrderResult
 from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit
+from gm.reports.notes import notes_text
 
 
 def unit_text(unit: Unit) -> str:
@@ -102,7 +103,7 @@ def encode_results(results: list[OrderResult]) -> list[dict[str, Any]]:
             "unit": unit_text(r.unit) if r.unit is not None else None,
             "succeeded": r.succeeded,
             "reason": r.reason_text,
-            **({"notes": list(r.notes)} if r.notes else {}),
+            **({"notes": notes_text(r.notes)} if r.notes else {}),
         }
         for r in results
     ]

@@ -56,6 +56,7 @@ def build_app(services: Services, table: CommandTable | None = None, pictures: P
         Route("/games/{name}", pages.game),
         Route("/games/{name}/phases/{phase}", pages.phase),
         Route("/games/{name}/rules", pages.rules),
+        Route("/games/{name}/summary", pages.summary),
         Route("/games/{name}/signin", signin.signin_page, methods=["GET"]),
         Route("/games/{name}/signin", signin.ask_for_link, methods=["POST"]),
         Route("/games/{name}/link/{token}", signin.link_page, methods=["GET"]),

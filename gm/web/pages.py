@@ -1,20 +1,32 @@
-"""The pages everyone may read: the list of games, a game, a phase of its history, its rules.
+"""The pages everyone may read: the list of games, a game, a phase of its history, its summary,
+its rules.
 A private game's pages only for its own signed-in readers (players, observers, GM): to anyone
 else it is not in the list, and its pages answer exactly as a game that does not exist."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import quote
 
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
 from gm.games.lifecycle import find_game
+from gm.games.openings import open_powers
+from gm.games.reveal import player_name, players_named
+from gm.games.summary import summarize
+from gm.settings.model import ObserverPress
 from gm.store.models import Game, WebRole
 from gm.web.security import game_id_of_cookie, token_in
 from gm.web.state import Reader, WebState
 from gm.web.views import game_rows, game_view, observer_press, phase_view, rules_text
+
+
+def _mailto(state: WebState, line: str) -> str:
+    """A link that writes the mail asking for ``line`` (the web has no accounts: asking is a mail
+    from the address that will be mailed, through the same intake)."""
+    return f"mailto:{state.services.config.judge_address}?subject={quote(line)}&body={quote(line)}"
 
 
 def _signed_in(state: WebState, session: Session, request: Request) -> set[int]:
@@ -71,8 +83,11 @@ async def game(request: Request) -> Response:
         view = game_view(state.services, session, found, state.pictures)
         observing = reader is not None and reader.role == WebRole.OBSERVER
         mine = observer_press(state.services, session, found, reader.row.address) if observing else []  # type: ignore[union-attr]
+        settings = state.services.settings_of(found)
         return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found, observing=observing,
-                          own_press=mine)
+                          own_press=mine, observers_write=settings.press.observers is ObserverPress.WHITE,
+                          observe=_mailto(state, f"OBSERVE {found.name}"),
+                          unobserve=_mailto(state, f"UNOBSERVE {found.name}"))
 
     return await _game_page(request, render)
 
@@ -86,6 +101,21 @@ async def phase(request: Request) -> Response:
             return state.message(request, "No such phase", f"{found.name} has no processed phase {code!r}.", 404,
                                  reader=reader, back=f"/games/{found.name}")
         return state.page(request, "web/phase.html.j2", reader=reader, view=view, game=found)
+
+    return await _game_page(request, render)
+
+
+async def summary(request: Request) -> Response:
+    """The game in brief (SUMMARY's data), its centres year by year as a table of exact numbers
+    beside the chart that draws them."""
+    def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
+        named = players_named(state.services, found) or (reader is not None and reader.role == WebRole.GM)
+        return state.page(request, "web/summary.html.j2", reader=reader, game=found,
+                          summary=summarize(state.services, session, found), named=named, player_name=player_name,
+                          chart=state.pictures.chart(session, found) if found.position else None,
+                          open_now=[power for power, _ in open_powers(state.services, session, found)],
+                          zone=state.services.settings_of(found).schedule.zone.key,
+                          reveal=state.services.settings_of(found).reveal.value)
 
     return await _game_page(request, render)
 

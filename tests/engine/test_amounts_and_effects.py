@@ -5,7 +5,8 @@ gone before the battles (Rise of Rome II 6.2, 7.3 and 6.1, Diplomacy of the Empi
 from __future__ import annotations
 
 from gm.domain.orders import Hold, Move, SupportHold, SupportMove
-from gm.domain.outcomes import Reason
+from gm.domain.outcomes import Reason, SupportLeft
+from gm.reports.notes import notes_text
 
 from .deltas import LeadersAndBridges, Roads, Sack, loc, position, ref
 from .helpers import dislodged, result_of, run
@@ -35,14 +36,16 @@ def test_a_double_unit_supports_with_two() -> None:
 def test_an_attack_of_one_cuts_one_of_a_double_units_two() -> None:
     report = run(ROR, *_double_support("A ETU"))
     support = result_of(report, "2A ROM S A APU - CAM")
-    assert support.succeeded and support.notes == ("support reduced to 1 by the attack on it",)
+    assert support.succeeded and support.notes == (SupportLeft(1),)
+    assert notes_text(support.notes) == ["support reduced to 1 by the attack on it"]
     assert result_of(report, "A APU - CAM").reason is Reason.BOUNCED  # 1 + 1 against 1 + 1
 
 
 def test_a_leaders_attack_of_a_half_leaves_one_and_a_half() -> None:
     report = run(ROR, *_double_support("L ETU"))
     support = result_of(report, "2A ROM S A APU - CAM")
-    assert support.notes == ("support reduced to 1½ by the attack on it",)
+    assert support.notes == (SupportLeft(1.5),)
+    assert notes_text(support.notes) == ["support reduced to 1½ by the attack on it"]
     assert result_of(report, "A APU - CAM").succeeded  # 1 + 1 1/2 against 1 + 1
 
 

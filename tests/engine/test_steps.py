@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from gm.adjudicator.engine import adjudicate
 from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Retreat, SupportHold, SupportMove
-from gm.domain.outcomes import Reason
+from gm.domain.outcomes import Reason, SupportedInto
 from gm.domain.phases import PhaseKind
 from gm.domain.units import Unit
+from gm.reports.notes import notes_text
 
 from .deltas import Roads, Rounds, loc, position, ref
 from .helpers import dislodged, result_of, run, units
@@ -151,7 +152,8 @@ def test_a_support_into_a_later_province_of_the_path_counts_when_the_unit_gets_t
     report = run(DOTE, board, [("Hispania", MoveAlongPath(ref(DOTE, "I HIS"), steps("NAR", "ITA"))),
                                ("Hispania", SupportMove(ref(DOTE, "I RAE"), ref(DOTE, "I HIS"), loc("ITA")))])
     path = result_of(report, "I HIS - NAR - ITA")
-    assert path.succeeded and path.notes == ("supported into ITA (+1)",)
+    assert path.succeeded and path.notes == (SupportedInto("ITA", 1),)
+    assert notes_text(path.notes) == ["supported into ITA (+1)"]
     assert dislodged(report) == {"Italia: I ITA": ["DAL", "NEA", "NOR", "PAN"]}
     unsupported = run(DOTE, board, [("Hispania", MoveAlongPath(ref(DOTE, "I HIS"), steps("NAR", "ITA")))])
     assert units(unsupported) == ["Hispania: I NAR", "Hispania: I RAE", "Italia: I ITA"]

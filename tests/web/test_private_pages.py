@@ -19,6 +19,7 @@ PATHS = [
     "/games/{game}/phases/S1901M",
     "/games/{game}/phases/F1999M",
     "/games/{game}/rules",
+    "/games/{game}/summary",
     "/games/{game}/signin",
     "/games/{game}/link/not-a-token",
     "/games/{game}/play",
@@ -65,7 +66,7 @@ def test_the_list_does_not_name_a_private_game(private: Browser) -> None:
 def test_its_own_read_it(private: Browser, other_browser: Browser, role: str) -> None:
     private.sign_in("France" if role == WebRole.PLAYER else None, role)
     assert 'href="/games/g"' in private.get("/").text
-    for path in ("/games/g", "/games/g/phases/S1901M", "/games/g/rules"):
+    for path in ("/games/g", "/games/g/phases/S1901M", "/games/g/rules", "/games/g/summary"):
         assert private.get(path).status_code == 200, path
         assert other_browser.get(path).status_code == 404, path  # the session is this browser's
 
