@@ -255,6 +255,32 @@ def sign(key: bytes, purpose: str, value: str) -> str:
     return hmac.new(key, f"{purpose}\x1f{value}".encode("utf-8", "replace"), hashlib.sha256).hexdigest()
 
 
+# -- the deadlines feed's secret link ------------------------------------------------------------
+
+FEED = "deadline-feed"
+
+
+def feed_token(key: bytes, grant: str) -> str:
+    """The token of a role's link to a private game's deadlines feed: signed over the role's grant,
+    so it stops working whenever a session of the role would (a new secret or address, the seat
+    left, the observer gone); kept nowhere."""
+    return sign(key, FEED, grant)[:32]
+
+
+def feed_holder(services: Services, game: Game, key: bytes, token: str) -> Holder | None:
+    """Whose link to the deadlines feed ``token`` is (None: nobody's, or no longer)."""
+    for holder in holders(services, game):
+        grant = grant_now(services, game, holder.role, holder.seat_id, holder.address)
+        if grant is not None and hmac.compare_digest(feed_token(key, grant).encode(), token.encode("utf-8", "replace")):
+            return holder
+    return None
+
+
+def feed_token_of(services: Services, game: Game, key: bytes, role: str, seat_id: int | None, address: str) -> str | None:
+    grant = grant_now(services, game, role, seat_id, address)
+    return feed_token(key, grant) if grant is not None else None
+
+
 def signed_right(key: bytes, purpose: str, value: str, signature: str) -> bool:
     """Whether ``signature`` is ``value``'s (in constant time; any text a cookie or form may hold)."""
     return hmac.compare_digest(sign(key, purpose, value).encode(), signature.encode("utf-8", "replace"))

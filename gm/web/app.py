@@ -57,6 +57,7 @@ def build_app(services: Services, table: CommandTable | None = None, pictures: P
         Route("/games/{name}/phases/{phase}", pages.phase),
         Route("/games/{name}/rules", pages.rules),
         Route("/games/{name}/summary", pages.summary),
+        Route("/games/{name}/deadlines.ics", pages.deadlines),
         Route("/games/{name}/signin", signin.signin_page, methods=["GET"]),
         Route("/games/{name}/signin", signin.ask_for_link, methods=["POST"]),
         Route("/games/{name}/link/{token}", signin.link_page, methods=["GET"]),

@@ -12,10 +12,12 @@ from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
+from gm.games.deadline_feed import deadlines_ics
 from gm.games.lifecycle import find_game
 from gm.games.openings import open_powers
 from gm.games.reveal import player_name, players_named
 from gm.games.summary import summarize
+from gm.games.web_access import feed_holder
 from gm.settings.model import ObserverPress
 from gm.store.models import Game, WebRole
 from gm.web.security import game_id_of_cookie, token_in
@@ -86,6 +88,7 @@ async def game(request: Request) -> Response:
         settings = state.services.settings_of(found)
         return state.page(request, "web/game.html.j2", reader=reader, view=view, game=found, observing=observing,
                           own_press=mine, observers_write=settings.press.observers is ObserverPress.WHITE,
+                          private=settings.private,
                           observe=_mailto(state, f"OBSERVE {found.name}"),
                           unobserve=_mailto(state, f"UNOBSERVE {found.name}"))
 
@@ -118,6 +121,29 @@ async def summary(request: Request) -> Response:
                           reveal=state.services.settings_of(found).reveal.value)
 
     return await _game_page(request, render)
+
+
+async def deadlines(request: Request) -> Response:
+    """The game's coming deadlines as an iCalendar feed (gm.games.deadline_feed). A private
+    game's only through a secret link of one of its own (``?key=``: gm.games.web_access), or to
+    a browser signed in to it; to anyone else it answers as a missing game."""
+    state: WebState = request.app.state.web
+    name = request.path_params["name"]
+    token = request.query_params.get("key", "")
+
+    def read() -> Response:
+        with state.services.db.reading() as session:
+            found = find_game(session, name)
+            reader = state.reader(session, request, found) if found is not None else None
+            if found is None or not (state.readable(reader, found) or (
+                    token and feed_holder(state.services, found, state.key, token) is not None)):
+                return no_game(state, request, name)
+            body = deadlines_ics(state.services, session, found, f"{state.base_url}/games/{found.name}")
+        return Response(body, media_type="text/calendar; charset=utf-8",
+                        headers={"content-disposition": f'inline; filename="{found.name}-deadlines.ics"',
+                                 "cache-control": "private, max-age=300"})
+
+    return await state.work(read)
 
 
 async def rules(request: Request) -> Response:

@@ -28,6 +28,7 @@ from gm.games import absences, gamefiles
 from gm.games.lifecycle import current_seats, find_game
 from gm.games.mailer import format_moment, zone_named
 from gm.games.orderbook import current_orders
+from gm.games.web_access import feed_token_of
 from gm.games.votes import survivors
 from gm.reports.names import Namer
 from gm.services.mailtext import readable_lines
@@ -73,13 +74,25 @@ async def play_page(request: Request) -> Response:
                 return RedirectResponse(f"/games/{name}", status_code=303)
             ctx = _context(state, session, game, reader)
             label = ctx.power or ("the game master" if ctx.is_gm else reader.role)
+            calendar, secret = calendar_link(state, game, reader)
             return state.page(request, "web/play.html.j2", reader=reader, game=game, reader_label=label,
+                              calendar=calendar, calendar_secret=secret,
                               view=game_view(state.services, session, game, state.pictures),
                               answer=_answer(session, game, reader, done), **_player_part(state, ctx, game),
                               **(_gm_part(state, session, game) if ctx.is_gm else {}),
                               **(takeovers.gm_part(state.services, session, game) if ctx.is_gm else {}))
 
     return await state.work(read)
+
+
+def calendar_link(state: WebState, game: Game, reader: Reader) -> tuple[str, bool]:
+    """The game's deadlines feed, and whether the link carries the reader's secret token (a
+    private game's feed is only for its own: gm.games.web_access.feed_token)."""
+    url = f"{state.base_url}/games/{game.name}/deadlines.ics"
+    if not state.services.settings_of(game).private:
+        return url, False
+    token = feed_token_of(state.services, game, state.key, reader.role, reader.row.seat_id, reader.row.address)
+    return (f"{url}?key={token}", True) if token else (url, False)
 
 
 def _player_part(state: WebState, ctx: MailContext, game: Game) -> dict[str, Any]:

@@ -20,6 +20,8 @@ PATHS = [
     "/games/{game}/phases/F1999M",
     "/games/{game}/rules",
     "/games/{game}/summary",
+    "/games/{game}/deadlines.ics",
+    "/games/{game}/deadlines.ics?key=not-a-key",
     "/games/{game}/signin",
     "/games/{game}/link/not-a-token",
     "/games/{game}/play",
