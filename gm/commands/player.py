@@ -410,7 +410,7 @@ class Orders(Command):
         submission = orderbook.submit(ctx.services, ctx.session, game, power, "\n".join(invocation.body),
                                       by=ctx.actor, inbound_id=ctx.inbound_id)
         orderbook.note_orders_changed(ctx.services, ctx.session, game)
-        namer = Namer(ctx.services.variant_of(game), submission.board)
+        namer = Namer(ctx.services.variant_of(game), submission.board, whole=True)  # lines folded: names kept whole
         lines = []
         unshown = 0
         for report in submission.lines:
@@ -434,7 +434,7 @@ def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missin
     position = ctx.services.position_of(game)
     if namer is None:
         variant = ctx.services.variant_of(game)
-        namer = Namer(variant, orderbook.board_for(variant, position, power, orders))
+        namer = Namer(variant, orderbook.board_for(variant, position, power, orders), whole=True)
     title = ctx.services.variant_of(game).title(position.phase)
     lines = [hang(f"Current orders for {power} in {game.name}, {title}:", 4)]
     lines += [hang(f"  {namer.order(o, power)}", 6) for o in orders] or ["  (none)"]

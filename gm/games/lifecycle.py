@@ -24,7 +24,7 @@ from gm.games.notices import recipients, tell_everyone
 from gm.games.reveal import player_name, players_named
 from gm.reports.names import Namer, off_board
 from gm.reports.examples import examples_for
-from gm.reports.results import results_context
+from gm.reports.results import results_context, shown_rolls
 from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus, WebRole
 
@@ -372,14 +372,14 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
     start_phase(services, session, game, position)
     tell_everyone(services, session, game, template="mail/start.txt.j2", kind="start",
                   subject=f"{game.name} has started", seats=seats, variant=variant, position=position,
-                  units_named=units_named(variant, position), rolls=log.rolls,
+                  units_named=units_named(variant, position), rolls=shown_rolls(log.rolls),
                   waiting=bool(off_board(variant, position)))
 
 
 def units_named(variant: Variant, position: Position) -> Callable[[str], list[str]]:
     """A power's units in words, as the start mail lists them: those on the board, then those
     waiting to come onto it (Rise of Rome II's leaders, placed with the first orders)."""
-    namer = Namer(variant, position)
+    namer = Namer(variant, position, whole=True)  # for the start mail, folded
     waiting = off_board(variant, position)
 
     def named(power: str) -> list[str]:

@@ -58,16 +58,32 @@ def format_span(delta: timedelta) -> str:
     return ", ".join(parts) or "less than a minute"
 
 
+# A space no line is broken at: names written with it (gm.reports.names, a Namer made ``whole``)
+# stay whole when a line is folded, and become plain spaces in the mail.
+KEEP = "\u00a0"
+
+
 def _fits(text: str, width: int) -> bool:
     """A line textwrap would give back as it is: short enough, only plain spaces, none at the
     end (most lines of a mail: asking is much cheaper than folding)."""
     return len(text) <= width and text.isprintable() and not text.endswith(" ") and text.strip(" ") != ""
 
 
+def _fold(text: str, width: int, **how: Any) -> str:
+    """``text`` folded by textwrap, never inside a name written with ``KEEP``s (nor at its hyphens,
+    "Mid-Atlantic Ocean"; a name longer than a line stands alone on one)."""
+    if KEEP not in text:
+        return textwrap.fill(text, width=width, **how)
+    plain = text.replace(KEEP, " ")
+    if _fits(plain, width - len(how.get("initial_indent", ""))):
+        return how.get("initial_indent", "") + plain
+    return textwrap.fill(text, width=width, **{**how, "break_on_hyphens": False, "break_long_words": False}).replace(KEEP, " ")
+
+
 def wrap(text: str, width: int = WIDTH, indent: str = "") -> str:
     return "\n".join(
         indent + p if _fits(p, width - len(indent))
-        else textwrap.fill(p, width=width, initial_indent=indent, subsequent_indent=indent) if p.strip() else ""
+        else _fold(p, width, initial_indent=indent, subsequent_indent=indent) if p.strip() else ""
         for p in text.split("\n")
     )
 
@@ -76,8 +92,7 @@ def hang(text: str, indent: int = 4, width: int = WIDTH) -> str:
     """One long line folded at ``width``, continuation lines indented (for order lists)."""
     if _fits(text, width):
         return text
-    return textwrap.fill(text, width=width, subsequent_indent=" " * indent,
-                         break_long_words=False, break_on_hyphens=False)
+    return _fold(text, width, subsequent_indent=" " * indent, break_long_words=False, break_on_hyphens=False)
 
 
 def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
@@ -125,7 +140,7 @@ class Mailer:
     def render(self, template: str, **context: Any) -> str:
         context.setdefault("judge", self.config.judge_name)
         context.setdefault("judge_address", self.config.judge_address)
-        return self.env.get_template(template).render(**context)
+        return self.env.get_template(template).render(**context).replace(KEEP, " ")  # a name not folded too
 
     def queue(self, session: Session, **mail: Any) -> None:
         """One mail into the outbox (``mail``: as for ``outbox_row``), in the caller's transaction."""

@@ -4,6 +4,10 @@ Given the board the orders were written for, a unit is named as it stands there:
 whatever the order wrote ("F Aegyptus" for an infantry is "Infantry Aegyptus"), and a unit the
 variant names by name with it ("Hannibal (Leader, New Carthage)"). Without a board, units are
 named as written.
+
+A Namer made ``whole`` joins the words of each place name with no-break spaces (``KEEP``), so
+that a mail folded to its width never breaks a name across lines ("St / Petersburg"); the
+mail's folding (gm.games.mailer) gives them back as plain spaces.
 """
 
 from __future__ import annotations
@@ -30,8 +34,11 @@ from gm.domain.orders import (
     UnitRef,
     Waive,
 )
+from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Unit
+
+KEEP = "\u00a0"  # a space no line is broken at
 
 
 @runtime_checkable
@@ -56,12 +63,15 @@ def off_board(variant: Variant, position: Position) -> list[Unit]:
 
 
 class Namer:
-    def __init__(self, variant: Variant, position: Position | None = None):
+    def __init__(self, variant: Variant, position: Position | None = None, *, whole: bool = False):
         self.variant = variant
+        self.whole = whole  # place names as one word (``KEEP``): for text a mail folds
         self.map = variant.map
         # The hooks looked up, not isinstance() on the protocols: that costs more than the rest (a Namer a reply).
         self._names: Callable[[Unit], str | None] | None = getattr(variant, "unit_name", None)
         self._standing: dict[str, list[Unit]] = {}
+        # a unit given up in a build phase is removed (REMOVE), in a retreat phase disbanded
+        self.removing = position is not None and position.phase.kind is PhaseKind.ADJUSTMENTS
         if position is not None:
             waiting = off_board(variant, position)
             for unit in (*position.units, *(d.unit for d in position.dislodged), *waiting):
@@ -71,8 +81,8 @@ class Namer:
         province = self.map.provinces.get(location.province)
         name = province.name if province else location.province
         if location.coast:
-            return f"{name} ({self.map.coast_names.get(location.coast, location.coast)})"
-        return name
+            name = f"{name} ({self.map.coast_names.get(location.coast, location.coast)})"
+        return name.replace(" ", KEEP) if self.whole else name
 
     def standing(self, ref: UnitRef, power: str | None = None) -> Unit | None:
         """The unit on the board (or waiting to come onto it) an order's unit names: of the type
@@ -168,8 +178,8 @@ class _Words:
             return f"{unit(order.unit)} CONVOY {namer.unit(order.army)} -> {namer.place(order.destination)}"
         if isinstance(order, Retreat):
             return f"{unit(order.unit)} RETREAT -> {namer.place(order.destination)}"
-        if isinstance(order, Disband):
-            return f"{unit(order.unit)} DISBAND"
+        if isinstance(order, Disband):  # the line verbs first, as players write them (BUILD, REMOVE)
+            return f"{'REMOVE' if namer.removing else 'DISBAND'} {unit(order.unit)}"
         if isinstance(order, Build):
             return f"BUILD {namer.unit(order.unit, self.power, on_board=False)}"
         if isinstance(order, Waive):

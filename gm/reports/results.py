@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gm.adjudicator.engine import PhaseReport
@@ -10,6 +11,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order
 from gm.domain.phases import PhaseKind
+from gm.domain.outcomes import OrderResult, Reason, Roll
 from gm.domain.position import Position
 from gm.domain.units import Unit
 from gm.reports.counts import units_counted
@@ -18,21 +20,23 @@ from gm.reports.notes import notes_text
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
-    namer = Namer(variant, ordered_board(variant, before, [(r.power, r.order) for r in report.results]))
+    namer = Namer(variant, ordered_board(variant, before, [(r.power, r.order) for r in report.results]), whole=True)
     by_power: dict[str, list[dict[str, Any]]] = {p: [] for p in variant.map.powers}
     commanded: dict[Unit, int] = {}  # counted: two alike units may share a province
+    dislodged_now = Counter(d.unit for d in report.resolved.dislodged) if before.phase.kind is PhaseKind.MOVEMENT \
+        else Counter[Unit]()
     for result in report.results:
         by_power.setdefault(result.power, []).append({
             "text": namer.order(result.order, result.power),
             "succeeded": result.succeeded,
-            "reason": result.reason_text,
+            "reason": outcome_words(result, dislodged_now),
             "notes": notes_text(result.notes),
         })
         if result.unit is not None:
             commanded[result.unit] = commanded.get(result.unit, 0) + 1
     unordered: dict[str, list[str]] = {}  # power -> its units that had no order (canonical, for the headers)
     if before.phase.kind is PhaseKind.MOVEMENT:  # units without orders hold, and are listed too
-        dislodged_units = {d.unit for d in report.resolved.dislodged}
+        dislodged_units = set(dislodged_now)
         destroyed_units = dict(report.destroyed)
         for unit in sorted(before.units, key=str):  # by type, then place, however the position orders them
             if commanded.get(unit, 0):
@@ -77,7 +81,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "civil_disorder": [namer.owned_unit(u) for u in report.civil_disorder],
         "rolls": [{"purpose": r.purpose, "sides": r.sides, "value": r.value, "effect": r.effect,
                    "when": "" if r.phase == phase_code else variant.title(variant.calendar.parse(r.phase))}
-                  for r in report.rolls],
+                  for r in shown_rolls(report.rolls)],
         "destroyed": [{"unit": namer.owned_unit(unit), "reason": reason} for unit, reason in report.destroyed],
         "announcements": list(report.announcements),
         "centres": centres,
@@ -88,6 +92,24 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "next_code": str(nxt.phase),
         "winner": report.winner,
     }
+
+
+def outcome_words(result: OrderResult, dislodged: Counter[Unit]) -> str | None:
+    """What the results print after an order: why it failed, and "dislodged" for a unit dislodged
+    whatever it was ordered, as njudge does ("bounced, dislodged"); None for an order that
+    succeeded and left its unit in place. ``dislodged``: the units dislodged, each counted off
+    as its order's line takes it (alike units may share a province)."""
+    words = [] if result.succeeded else [result.reason_text or "failed"]
+    if result.unit is not None and dislodged[result.unit] > 0:
+        dislodged[result.unit] -= 1
+        if result.reason is not Reason.DISLODGED:
+            words.append(Reason.DISLODGED.value)
+    return ", ".join(words) or None
+
+
+def shown_rolls(rolls: Iterable[Roll]) -> list[Roll]:
+    """The rolls a mail lists: a die of one face decides nothing, and is no roll to a player."""
+    return [roll for roll in rolls if roll.sides > 1]
 
 
 def ordered_board(variant: Variant, before: Position, orders: Sequence[tuple[str, Order]]) -> Position:

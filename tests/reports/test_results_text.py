@@ -47,7 +47,7 @@ def test_what_the_rules_did_is_in_the_results_text() -> None:
                     Reason.PREVENTED, "the Sound is frozen"),
     ]
     rolls = (Roll("S1901M", "storm, F LON", 6, 2, "destroyed"), Roll("S1901M", "battle at BUR", 20, 14),
-             Roll("S1901R", "harvest", 6, 5, "5 talents"))
+             Roll("S1901M", "the last general's place", 1, 1), Roll("S1901R", "harvest", 6, 5, "5 talents"))
     after = before.replace(units=(army.moved_to(Location("BUR")), fleet))
     report = PhaseReport(results, after, after.replace(phase=VARIANT.calendar.parse("F1901M")), None,
                          rolls=rolls, destroyed=((other, "sunk in a storm"),),
@@ -63,9 +63,9 @@ def test_what_the_rules_did_is_in_the_results_text() -> None:
         "           Sound is frozen*)\n"
         "\n"
         "Dice:\n"
-        "  Storm, F LON: 2 — destroyed\n"
-        "  Battle at BUR: 14 (d20)\n"
-        "  Harvest (Spring 1901 retreats): 5 — 5 talents\n"
+        "  Storm, F LON, d6: 2 — destroyed\n"
+        "  Battle at BUR, d20: 14\n"
+        "  Harvest (Spring 1901 retreats), d6: 5 — 5 talents\n"
         "\n"
         "Destroyed:\n"
         "  The English fleet in London: sunk in a storm.\n"

@@ -129,9 +129,9 @@ def test_every_roll_and_rule_effect_is_in_the_results_and_the_preview_shows_no_d
     [preview] = _mails(world, "preview")
     assert _section(results.body, "Dice:") == (
         "Dice:\n"
-        "  Storm, F EDI: 1 — sunk\n"
-        "  Storm, F LON: 4 — calm\n"
-        "  Harvest (Spring 1901 retreats): 5 — 5 talents to every treasury")
+        "  Storm, F EDI, d6: 1 — sunk\n"
+        "  Storm, F LON, d6: 4 — calm\n"
+        "  Harvest (Spring 1901 retreats), d6: 5 — 5 talents to every treasury")
     assert _section(results.body, "Destroyed:") == "Destroyed:\n  The English fleet in Edinburgh: sunk in a storm."
 
     # The preview rolls no die of the game (issue 24): what the storms decide waits on them, and
@@ -190,8 +190,8 @@ def test_variant_state_and_second_moves_survive_processing_the_store_and_rollbac
     assert "France:    Army Burgundy -> Picardy (second move)\n" in mail.body
     assert "Austria:   Army Vienna RETREAT -> Bohemia\n" in mail.body
     assert _section(mail.body, "Dice:") == ("Dice:\n"
-                                            f"  Harvest: {autumn} — {autumn} talents to every treasury\n"
-                                            f"  Harvest (Winter 1901 adjustments): {winter} — {winter} talents to every treasury")
+                                            f"  Harvest, d6: {autumn} — {autumn} talents to every treasury\n"
+                                            f"  Harvest (Winter 1901 adjustments), d6: {winter} — {winter} talents to every treasury")
 
     _act(world, gm_actions.rollback, "F1901R", actor=GM)
     with world.services.db.sessions() as session:

@@ -71,7 +71,7 @@ def die(seed: str, phase: str, purpose: str, n: int, sides: int = 6) -> int:
 
 
 ROLL = re.compile(r"^  (?P<purpose>\S.*?)(?: \((?P<when>[^()]* \d+ (?:movement|retreats|adjustments))\))?"
-                  r": (?P<value>\d+)(?: \(d(?P<sides>\d+)\))?(?: — (?P<effect>.*))?$")
+                  r", d(?P<sides>\d+): (?P<value>\d+)(?: — (?P<effect>.*))?$")  # every die with its size
 
 
 def rolls_in(body: str, title: str) -> list[dict[str, str]]:
@@ -197,7 +197,7 @@ def test_a_game_of_eagles_by_mail(world: World) -> None:  # noqa: F811
     fall = re.sub(r"\n {4,}", " ", said["F118M"])  # the lines wrapped joined again
     assert ("Alexandria: Fleet Pontus Euxinus attacks Fleet Pontus Euxinus (Carthago Nova) attack on F PEU "
             "(Carthago Nova): 5: no effect") in fall
-    assert "  Attack by F PEU (Alexandria) on F PEU (Carthago Nova): 5 — 5: no effect\n" in fall
+    assert "  Attack by F PEU (Alexandria) on F PEU (Carthago Nova), d6: 5 — 5: no effect\n" in fall
     storms = {r["purpose"]: r for phase, r in shown if phase == "F118M" and r["purpose"].startswith("Storm: ")}
     for fleet in ("F PEU (Alexandria)", "F PEU (Carthago Nova)"):  # rolled at the end of the Fall, for each
         storm = storms[f"Storm: {fleet}"]
@@ -237,7 +237,7 @@ def test_a_game_of_eagles_by_mail(world: World) -> None:  # noqa: F811
         purpose = roll["purpose"][0].lower() + roll["purpose"][1:]
         n = made[(rolled_in, purpose)]
         made[(rolled_in, purpose)] += 1
-        assert die(seed, rolled_in, purpose, n, int(roll["sides"] or 6)) == int(roll["value"]), (phase, roll)
+        assert die(seed, rolled_in, purpose, n, int(roll["sides"])) == int(roll["value"]), (phase, roll)
     storm = storms["Storm: F PEU (Alexandria)"]
     assert derive(seed, "F118R|storm: F PEU (Alexandria)|0", 6) == int(storm["value"])  # as gm's own dice have it
 

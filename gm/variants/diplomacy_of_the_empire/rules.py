@@ -41,7 +41,7 @@ from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, Ruling
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
-from gm.domain.orders import Build, Disband, Move, MoveAlongPath, MoveThen, Order
+from gm.domain.orders import Build, Disband, Hold, Move, MoveAlongPath, MoveThen, Order
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
@@ -148,13 +148,24 @@ class DiplomacyOfTheEmpire(Variant):
         return 1.5 if unit.type is CATAPULT else 1
 
     def before_movement(self, effects: Effects) -> None:
-        """6: a fortified city adds 1 to its owner's unit there while it does not move."""
+        """6: a fortified city adds 1 to its owner's unit there while it does not move. The
+        results say so under a hold, and under another order (a support, a payment) only where
+        a move is ordered into the city, so the +1 may count: no note where it does nothing."""
         state = EmpireState.of(effects.position)
-        moving = {r.slot for r in effects.rulings if r.counts and isinstance(r.order, (Move, MoveAlongPath, MoveThen))}
+        moves = [r for r in effects.rulings if r.counts and isinstance(r.order, (Move, MoveAlongPath, MoveThen))]
+        moving = {r.slot for r in moves}
+        entered = {place.province for r in moves for place in _entered(r.order)}
         for slot, unit in enumerate(effects.position.units):
             city = state.cities.get(unit.location.province)
-            if city is not None and city.fort and city.owner == unit.power and slot not in moving:
+            if city is None or not city.fort or city.owner != unit.power or slot in moving:
+                continue
+            order = effects.order_of(slot)
+            if order is None or isinstance(order, Hold):
                 effects.add_hold_strength(slot, 1, "fortified city: +1 while it holds")
+            elif unit.location.province in entered:
+                effects.add_hold_strength(slot, 1, "fortified city: +1 against the attack")
+            else:  # the +1 all the same, unsaid: nothing is ordered against it
+                effects.hold_bonus[slot] = effects.hold_bonus.get(slot, 0.0) + 1
 
     def reaches_otherwise(self, unit: Unit, province: str, position: Position) -> bool:
         """8: a land unit in a city may be supported into any province of a road route."""
@@ -620,5 +631,17 @@ def _fail(result: OrderResult, why: str) -> None:
     result.detail = why
 
 
+def _entered(order: Order) -> tuple[Location, ...]:
+    """The places a move enters in the movement phase (a second move's come with the retreats)."""
+    if isinstance(order, Move):
+        return (order.destination,)
+    if isinstance(order, MoveAlongPath):
+        return order.path
+    if isinstance(order, MoveThen):
+        return order.first
+    return ()
+
+
 def make(game_map: GameMap) -> DiplomacyOfTheEmpire:
     return DiplomacyOfTheEmpire("diplomacy-of-the-empire", game_map)
+
