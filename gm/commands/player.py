@@ -87,7 +87,7 @@ class Signon(Command):
     read_only = True
     name = "SIGNON"
     aliases = ("SIGN-ON", "LOGIN")
-    usage = "SIGNON <power> <game> <secret>   (or SIGNON GM|OBSERVER <game> <secret>)"
+    usage = "SIGNON <power>|GM|OBSERVER <game> <secret>"
     summary = "sign on as a power (or as the game master, or an observer) for the rest of this mail"
     secret_forms = ("SIGNON", *aliases)
 
