@@ -182,3 +182,19 @@ def test_statements_whatever_the_games_press(world: World, extra: str) -> None:
     drawn(post)
     post.send("turkey@example.test", signon("Turkey") + "PRESS\nGG.\nENDPRESS\n")
     assert "Press sent to everyone." in post.reply("turkey@example.test")
+
+
+def test_reveal_always_names_a_new_player_in_the_takeover_notice(post: Post) -> None:
+    settings(post, "reveal: always\ntakeover: open\n")
+    post.send("france@example.test", signon("France") + "RESIGN\n")
+    post.send("newcomer@elsewhere.test", "JOIN g France\n")
+    (notice,) = [m.body for m in post.mails(to="england@example.test", kind="takeover")]
+    assert "France has a new player: newcomer@elsewhere.test." in flat(notice)
+
+
+def test_reveal_end_names_no_one_in_the_takeover_notice_while_it_is_played(post: Post) -> None:
+    settings(post, "takeover: open\n")
+    post.send("france@example.test", signon("France") + "RESIGN\n")
+    post.send("newcomer@elsewhere.test", "JOIN g France\n")
+    (notice,) = [m.body for m in post.mails(to="england@example.test", kind="takeover")]
+    assert "France has a new player." in flat(notice) and "newcomer" not in notice

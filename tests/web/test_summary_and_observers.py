@@ -91,3 +91,11 @@ def test_an_observer_writes_to_everyone_on_the_page_where_allowed(browser: Brows
     assert "an observer" in browser.get("/games/g").text  # its press to everyone, on the public page
     post.send(GM, f"SIGNON GM g {GM_SECRET}\nHISTORY\n")
     assert "from the observer fan@elsewhere.test to everyone" in post.reply(GM)  # the GM knows who
+
+
+def test_reveal_always_names_the_players_on_the_game_page(browser: Browser, post: Post) -> None:
+    assert "france@example.test" not in browser.get("/games/g").text
+    browser.world.write_game("g", game_file(extra="reveal: always\n"))
+    browser.world.tick()
+    page = browser.get("/games/g").text
+    assert "<th>Played by</th>" in page and "france@example.test" in page
