@@ -55,6 +55,8 @@ def build_app(services: Services, table: CommandTable | None = None, pictures: P
         Route("/static/{file}", static),
         Route("/games/{name}", pages.game),
         Route("/games/{name}/phases/{phase}", pages.phase),
+        Route("/games/{name}/board.png", pages.board_png),
+        Route("/games/{name}/phases/{phase}/board.png", pages.phase_png),
         Route("/games/{name}/rules", pages.rules),
         Route("/games/{name}/summary", pages.summary),
         Route("/games/{name}/deadlines.ics", pages.deadlines),

@@ -1,5 +1,5 @@
 """The pages everyone may read: the list of games, a game, a phase of its history, its summary,
-its rules.
+its rules, and the full-size pictures of its board (the PNGs its mails carry).
 A private game's pages only for its own signed-in readers (players, observers, GM): to anyone
 else it is not in the list, and its pages answer exactly as a game that does not exist."""
 
@@ -15,6 +15,7 @@ from starlette.responses import Response
 from gm.games.deadline_feed import deadlines_ics
 from gm.games.lifecycle import find_game
 from gm.games.openings import open_powers
+from gm.games.pictures import records
 from gm.games.reveal import player_name, players_named
 from gm.games.summary import summarize
 from gm.games.web_access import feed_holder
@@ -104,6 +105,35 @@ async def phase(request: Request) -> Response:
             return state.message(request, "No such phase", f"{found.name} has no processed phase {code!r}.", 404,
                                  reader=reader, back=f"/games/{found.name}")
         return state.page(request, "web/phase.html.j2", reader=reader, view=view, game=found)
+
+    return await _game_page(request, render)
+
+
+def _png(data: bytes) -> Response:
+    return Response(data, media_type="image/png", headers={"cache-control": "private, max-age=60"})
+
+
+async def board_png(request: Request) -> Response:
+    """The board as it stands, full size (the page draws it to the page's width)."""
+    def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
+        if not found.position:
+            return state.message(request, "No board yet", f"{found.name} has not started.", 404, reader=reader,
+                                 back=f"/games/{found.name}")
+        return _png(state.pictures.board_png(found))
+
+    return await _game_page(request, render)
+
+
+async def phase_png(request: Request) -> Response:
+    """A processed phase's picture with its orders, full size, as its results mail carried it."""
+    code = request.path_params["phase"]
+
+    def render(state: WebState, session: Session, found: Game, reader: Reader | None) -> Response:
+        record = next((r for r in reversed(records(session, found)) if r.phase.casefold() == code.casefold()), None)
+        if record is None:
+            return state.message(request, "No such phase", f"{found.name} has no processed phase {code!r}.", 404,
+                                 reader=reader, back=f"/games/{found.name}")
+        return _png(state.pictures.phase_png(found, record))
 
     return await _game_page(request, render)
 

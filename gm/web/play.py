@@ -10,6 +10,7 @@ so a session taken over on the web never becomes a lasting secret."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -23,8 +24,9 @@ from gm.commands.base import CommandError, Invocation, MailContext
 from gm.commands.press import visible_press
 from gm.commands.reader import ORDERS, read_invocations
 from gm.commands.absence import player_zone
+from gm.commands.player import deadline_line
 from gm.domain.phases import PhaseKind
-from gm.games import absences, gamefiles
+from gm.games import absences, gamefiles, orderbook
 from gm.games.lifecycle import current_seats, find_game
 from gm.games.mailer import format_moment, zone_named
 from gm.games.orderbook import current_orders
@@ -43,6 +45,7 @@ from gm.web.state import Reader, WebState
 from gm.web import takeovers
 from gm.web.views import game_view
 
+log = logging.getLogger(__name__)
 SIMPLE_COMMANDS = ("WAIT", "NOWAIT", "DRAW", "NODRAW", "CLEAR")  # the buttons: one command each
 MAX_LINES = 500  # of an order box or a press text
 GM_TO = "GM"  # the press form's recipient for the game master
@@ -104,7 +107,7 @@ def _player_part(state: WebState, ctx: MailContext, game: Game) -> dict[str, Any
         status_command = state.table.find("STATUS")
         assert status_command is not None
         try:
-            status = status_command.run(ctx, Invocation("STATUS", "", 1, "STATUS"))
+            status = without_deadline(ctx, game, status_command.run(ctx, Invocation("STATUS", "", 1, "STATUS")))
         except CommandError as exc:
             status = [str(exc)]
         position = state.services.position_of(game)
@@ -402,17 +405,55 @@ async def check_orders(request: Request) -> Response:
 
 
 def try_orders(state: WebState, session: Session, game: Game, reader: Reader, text: str) -> dict[str, Any]:
-    """The answer a mail with these order lines would get, line by line (nothing is stored)."""
+    """The answer a mail with these order lines would get, line by line (nothing is stored), and
+    the board's marks with the power's orders as they would then stand (its orders as they stand
+    when nothing is typed): ``marks``, "" where there is nothing to draw."""
     typed = [line for line in _lines(text) if line.strip()]
-    if not typed:
-        return {"lines": [], "summary": []}
     ctx = _context(state, session, game, reader)
+    if not typed:
+        return {"lines": [], "summary": [], "marks": _marks(state, ctx, game, None)}
     orders, invocation = state.table.orders, Invocation(ORDERS, "", 1, typed[0], body=typed)
     try:
         answer = orders.run(ctx, invocation)
     except CommandError as exc:
-        return {"error": str(exc), "lines": [], "summary": []}
-    return per_line(orders.masked(invocation, answer), orders.masked(invocation, typed))  # a sign-on typed: masked
+        return {"error": str(exc), "lines": [], "summary": [], "marks": ""}
+    found = per_line(orders.masked(invocation, answer), orders.masked(invocation, typed))  # a sign-on typed: masked
+    found["summary"] = without_deadline(ctx, game, found["summary"])  # the page's heading gives it
+    found["marks"] = _marks(state, ctx, game, typed)
+    return found
+
+
+def without_deadline(ctx: MailContext, game: Game, lines: list[str]) -> list[str]:
+    """An answer without its line of the deadline: the page gives the deadline once, at its head."""
+    said = deadline_line(ctx, game)
+    return [line for line in lines if line != said]
+
+
+def _marks(state: WebState, ctx: MailContext, game: Game, typed: list[str] | None) -> str:
+    """The board's marks with the power's orders: as they would stand with ``typed`` (read as a
+    mail's are, nothing stored), or as they stand (``typed`` None). A drawing that fails leaves
+    the board as it is: the lines' answers still go back."""
+    try:
+        return _drawn_marks(state, ctx, game, typed)
+    except Exception:  # noqa: BLE001 - a picture is never worth the answer
+        log.exception("the orders typed in %s could not be drawn", game.name)
+        return ""
+
+
+def _drawn_marks(state: WebState, ctx: MailContext, game: Game, typed: list[str] | None) -> str:
+    power = ctx.power
+    if power is None or game.status != GameStatus.ACTIVE or not game.position:
+        return ""
+    services = state.services
+    if typed is None:
+        variant, position = services.variant_of(game), services.position_of(game)
+        latest = orderbook.latest_set(ctx.session, game, power)
+        orders = services.orders_from(game, latest.lines if latest else [])
+        board = orderbook.board_for(variant, position, power, orders)
+    else:
+        submission = orderbook.submit(services, ctx.session, game, power, "\n".join(typed), by=ctx.actor)
+        orders, board = submission.orders, submission.board
+    return state.pictures.typed(game, board, [(power, order) for order in orders])
 
 
 def per_line(answer: list[str], typed: list[str]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ moment (LIST, the results mails, press to everyone, HELP RULES).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -61,6 +62,7 @@ class PowerRow:
     note: str
     player: str  # only once the game names its players (gm.games.reveal)
     deadlines: str = ""  # its player's deadlines kept, late and missed (gm.games.records)
+    colour: str = ""  # as the board and the chart draw it: the table's swatch
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,8 @@ def game_view(services: Services, session: Session, game: Game, pictures: Pictur
                                    _SEAT_NOTES.get(seat.status, ""),
                                    player_name(seat.player) if named and seat.player is not None else "",
                                    kept.get(seat.id, "")))
+        colours = pictures.colours(game, [row.power for row in powers])
+        powers = [dataclasses.replace(row, colour=colours[row.power]) for row in powers]
     phases = [PhaseLink(code, phase_title(services, game, code)) for code in _phase_codes(session, game)]
     return GameView(game, variant.map.title, phase_title(services, game, game.phase),
                     game.deadline if game.status == GameStatus.ACTIVE else None, settings.schedule.zone.key,

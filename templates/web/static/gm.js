@@ -1,6 +1,8 @@
-// The web window's only script (the pages' Content-Security-Policy runs no other): times in the
-// reader's own zone, boards that zoom and name their provinces, and the order box's answers.
-// Everything it writes into a page goes in as text, never as markup.
+// The web window's only script (the pages' Content-Security-Policy runs no other): the reader's
+// own local time beside each moment, boards that zoom and name their provinces, and the order
+// box's answers, with the typed orders drawn on the board. Everything it writes into a page goes
+// in as text, never as markup, but for the board's marks: SVG the judge drew, read as XML (no
+// script runs from it) and put in place of the board's own.
 "use strict";
 
 function localTimes() {
@@ -9,9 +11,11 @@ function localTimes() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   for (const node of document.querySelectorAll("time[data-local]")) {
     const at = new Date(node.getAttribute("datetime"));
-    if (isNaN(at)) continue;
-    node.title = node.textContent;  // the game's own zone, as the mails give it
-    node.textContent = format.format(at) + (zone ? " (" + zone + ")" : "");
+    if (isNaN(at) || !zone || zone === node.getAttribute("data-zone")) continue;  // the reader's zone already
+    const local = document.createElement("span");
+    local.className = "local-time";
+    local.textContent = " (your time: " + format.format(at) + ", " + zone + ")";
+    node.after(local);
   }
 }
 
@@ -71,12 +75,25 @@ function zoomable(figure) {
   });
 }
 
+function drawMarks(figure, marks) {
+  // The board's marks (orders, units, removals) drawn with the typed orders, in place of its own.
+  const svg = figure && figure.querySelector(".viewport > svg");
+  const old = svg && svg.querySelector("g.marks");
+  if (!old || !marks) return;
+  const read = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">' + marks + "</svg>",
+    "image/svg+xml");
+  const fresh = read.querySelector("parsererror") ? null : read.documentElement.querySelector("g.marks");
+  if (fresh) old.replaceWith(document.importNode(fresh, true));
+}
+
 function orderBox(box) {
   const list = box.parentElement.querySelector("ol.checked");
   const would = box.parentElement.querySelector("pre.would");
+  const board = document.querySelector("figure[data-typed]");
   let timer = null;
   let asked = 0;
   const show = (answer) => {
+    if (typeof answer.marks === "string") drawMarks(board, answer.marks);
     list.replaceChildren();
     for (const line of answer.lines || []) {
       const item = document.createElement("li");
@@ -110,6 +127,7 @@ function orderBox(box) {
     clearTimeout(timer);
     timer = setTimeout(check, 300);
   });
+  if (board) check();  // the orders as they stand, drawn on the board
 }
 
 document.addEventListener("DOMContentLoaded", () => {
