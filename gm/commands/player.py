@@ -32,6 +32,7 @@ from gm.games.notices import tell_gm
 from gm.games.privacy import game_seen_by, hidden_from, no_such_game
 from gm.games.reveal import player_name, players_named
 from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_named, record_named
+from gm.games.summary import year_by_year
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
 from gm.reports.names import Namer
@@ -588,7 +589,7 @@ class Map(Command):
     name = "MAP"
     usage = "MAP [phase | CHART]"
     summary = ("a picture of the board as it stands, of a phase with its orders (MAP F1901M), or of "
-               "the powers' centres year by year (MAP CHART), attached")
+               "the powers' centres year by year (MAP CHART, with its numbers as a table), attached")
 
     def run(self, ctx: MailContext, invocation: Invocation) -> list[str]:
         game = ctx.require_game()
@@ -600,7 +601,7 @@ class Map(Command):
         if wanted.upper() == CHART.upper():
             ctx.attach = {"map": {"game": game.id, "phase": None}}
             return [f"The chart of {game.name}, {chart_title(variant)} year by year, is attached.",
-                    announce(game, CHART)]
+                    *year_by_year(ctx.services, ctx.session, game), "", announce(game, CHART)]
         names = phase_names(ctx.session, game)
         phase = phase_named(variant, wanted, names) if wanted else game.phase
         if phase is None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from gm.commands.base import Command, CommandError, Invocation, MailContext
 from gm.games import openings
-from gm.games.mailer import WIDTH, format_moment, hang, reader_zone
+from gm.games.mailer import format_moment, hang, reader_zone
 from gm.games.plaintext import quoted
 from gm.games.privacy import game_seen_by, no_such_game
 from gm.games.reveal import player_name, players_named
-from gm.games.summary import GameSummary, PowerSummary, Table, summarize
+from gm.games.summary import GameSummary, PowerSummary, summarize, table_lines
 from gm.settings.model import Reveal
 from gm.store.models import GameStatus
 
@@ -66,30 +66,6 @@ def summary_lines(summary: GameSummary, named: bool, open_now: list[str], reveal
         lines += ["", "Statements after the end:"]
         for statement in summary.statements:
             lines += ["", f"From {statement.sender}, {format_moment(statement.sent_at, zone)}:", quoted(statement.text)]
-    return lines
-
-
-def table_lines(table: Table, width: int = WIDTH) -> list[str]:
-    """The table as columns of exact numbers ("-": not in the game then), as many columns a block
-    as fit the width, each block headed by its labels."""
-    first = max(len(power) for power, _ in table.rows) + 3
-    sizes = [max(len(label), *(len(str(row[i])) for _, row in table.rows if row[i] is not None), 1) + 2
-             for i, label in enumerate(table.labels)]
-    lines: list[str] = []
-    start = 0
-    while start < len(table.labels):
-        end = start
-        used = first
-        while end < len(table.labels) and (end == start or used + sizes[end] <= width):
-            used += sizes[end]
-            end += 1
-        if lines:
-            lines.append("")
-        lines.append(" " * first + "".join(f"{table.labels[i]:>{sizes[i]}}" for i in range(start, end)))
-        for power, row in table.rows:
-            cells = "".join(f"{'-' if row[i] is None else row[i]:>{sizes[i]}}" for i in range(start, end))
-            lines.append(f"  {power:<{first - 2}}{cells}")
-        start = end
     return lines
 
 

@@ -414,7 +414,7 @@ def finish(services: Services, session: Session, game: Game, result: dict[str, A
     game.due_at = None
     game.deadline = None
     services.audit(session, game, actor, "finished", **result)
-    from gm.games.summary import who_played  # it reads the deadline records, which read this module
+    from gm.games.summary import who_played, year_by_year  # it reads the deadline records, which read this module
 
     context: dict[str, Any] = {"result": result, "summary": game_summary(services, session, game),
                                "variant": services.variant_of(game),  # a game with dice publishes its seed
@@ -423,6 +423,7 @@ def finish(services: Services, session: Session, game: Game, result: dict[str, A
         before = decode_position(services.variant_of(game), record.position_before)
         context.update(results_context(services.variant_of(game), record.phase, report, before))
         context["played"] = record.results.get("played", [])  # orders the judge wrote (gm.games.stand_ins)
+        context["year_table"] = year_by_year(services, session, game, upto=record)  # beside the chart it carries
     tell_everyone(services, session, game, template="mail/end.txt.j2", kind="end",
                   subject=f"{game.name} is over", attach_phase_id=record.id if record else None, **context)
 

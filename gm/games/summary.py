@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from gm.games import records
 from gm.games.context import Services
 from gm.games.endings import TERMINATED
+from gm.games.mailer import WIDTH
 from gm.games.pictures import arrivals, chart_points
 from gm.games.press_readers import is_statement, signed
 from gm.games.records import Tally
@@ -182,10 +183,12 @@ def settings_brief(settings: GameSettings, variant_title: str) -> list[tuple[str
     ]
 
 
-def tables(services: Services, session: Session, game: Game, powers: list[str]) -> list[Table]:
-    """Each power's centres (or the variant's own measures) on each board the chart plots."""
+def tables(services: Services, session: Session, game: Game, powers: list[str],
+           upto: PhaseRecord | None = None) -> list[Table]:
+    """Each power's centres (or the variant's own measures) on each board the chart plots (up to
+    ``upto``'s year, as the chart of its results mail; else to the board as it stands)."""
     variant = services.variant_of(game)
-    points = chart_points(services, session, game, now=True)
+    points = chart_points(services, session, game, upto=upto, now=upto is None)
     if not points or not powers:
         return []
     labels = [label for label, _ in points]
@@ -212,6 +215,45 @@ def tables(services: Services, session: Session, game: Game, powers: list[str]) 
                                              for found, there in zip(values, present, strict=True)])
                                     for power in powers])
             for measure in names]
+
+
+def table_lines(table: Table, width: int = WIDTH) -> list[str]:
+    """The table as columns of exact numbers ("-": not in the game then), as many columns a block
+    as fit the width, each block headed by its labels."""
+    first = max(len(power) for power, _ in table.rows) + 3
+    sizes = [max(len(label), *(len(str(row[i])) for _, row in table.rows if row[i] is not None), 1) + 2
+             for i, label in enumerate(table.labels)]
+    lines: list[str] = []
+    start = 0
+    while start < len(table.labels):
+        end = start
+        used = first
+        while end < len(table.labels) and (end == start or used + sizes[end] <= width):
+            used += sizes[end]
+            end += 1
+        if lines:
+            lines.append("")
+        lines.append(" " * first + "".join(f"{table.labels[i]:>{sizes[i]}}" for i in range(start, end)))
+        for power, row in table.rows:
+            cells = "".join(f"{'-' if row[i] is None else row[i]:>{sizes[i]}}" for i in range(start, end))
+            lines.append(f"  {power:<{first - 2}}{cells}")
+        start = end
+    return lines
+
+
+def year_by_year(services: Services, session: Session, game: Game, upto: PhaseRecord | None = None) -> list[str]:
+    """The chart's numbers as a mail gives them beside the chart (MAP CHART, the results that
+    close a year, the end): each measure's table of exact numbers, its powers those the chart
+    draws, one block after another; a blank line before each."""
+    variant = services.variant_of(game)
+    powers = list(dict.fromkeys([*variant.map.powers, *sorted(s.power for s in game.seats if s.power)]))
+    lines: list[str] = []
+    for table in tables(services, session, game, powers, upto):
+        rows = [(power, values) for power, values in table.rows if any(v is not None for v in values)]
+        if rows:
+            lines += ["", f"{table.measure[:1].upper()}{table.measure[1:]} year by year:",
+                      *table_lines(Table(table.measure, table.labels, rows))]
+    return lines
 
 
 def result_words(game: Game) -> str:

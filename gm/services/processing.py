@@ -21,9 +21,11 @@ from gm.games.lifecycle import current_seats, finish, seat_of
 from gm.games.notices import Recipient, tell_everyone, tell_gm
 from gm.games.press_readers import Reader, addressed_to, mailed_to, signed
 from gm.games.orderbook import current_orders, needed
+from gm.games.pictures import closes_year
 from gm.games.records import note_deadlines
 from gm.games.schedule import start_phase
 from gm.games.stand_ins import play_missing
+from gm.games.summary import year_by_year
 from gm.reports.results import results_context
 from gm.settings.model import MissedPolicy
 from gm.store.codec import encode_position, encode_results, unit_text
@@ -195,6 +197,8 @@ def _results_mails(services: Services, session: Session, game: Game, record: Pha
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name}, {services.variant_of(game).title(before.phase)}: results", attach_phase_id=record.id,
         per_reader=per_reader, deadline=game.deadline, played=played,
+        # the year's last results carry the chart, and its numbers beside it
+        year_table=year_by_year(services, session, game, upto=record) if closes_year(services, game, record) else [],
         **results_context(services.variant_of(game), record.phase, report, before),
     )
 
