@@ -147,14 +147,15 @@ def test_the_dice_lines_quoted_are_the_judges_own(world: World) -> None:  # noqa
     shown = set()
     for roll in result["rolls"]:  # as the results mail writes them (templates/mail/_phase_results.txt.j2)
         when = "" if roll["phase"] == "F118M" else f" ({EAGLES.title(EAGLES.calendar.parse(roll['phase']))})"
-        shown.add(f"{roll['purpose'][:1].upper()}{roll['purpose'][1:]}{when}: {roll['value']} — {roll['effect']}")
+        shown.add(f"{roll['purpose'][:1].upper()}{roll['purpose'][1:]}{when}, d{roll['sides']}: {roll['value']} — "
+                  f"{roll['effect']}")
     lines = help_lines(world)
     quoted = " ".join(lines[lines.index("What the results show"):])
     quoted = re.sub(r"\s+", " ", quoted)
-    for line in ("Order of attacks: F MIN (Alexandria) on fleets in MIN (Carthago Nova): 5 — attack 1 of 2",
-                 "Attack by F MIN (Alexandria) on F MIN (Carthago Nova): 6 — 6: F MIN (Carthago Nova) sunk",
-                 "Storm: F MIN (Lutetia) (Fall A.D. 118 retreats): 1 — F MIN (Lutetia) severely damaged",
-                 "Barbarians: A GER (Lutetia) in Germania: 4 — A GER (Lutetia) repelled back to Batavia"):
+    for line in ("Order of attacks: F MIN (Alexandria) on fleets in MIN (Carthago Nova), d6: 5 — attack 1 of 2",
+                 "Attack by F MIN (Alexandria) on F MIN (Carthago Nova), d6: 6 — 6: F MIN (Carthago Nova) sunk",
+                 "Storm: F MIN (Lutetia) (Fall A.D. 118 retreats), d6: 1 — F MIN (Lutetia) severely damaged",
+                 "Barbarians: A GER (Lutetia) in Germania, d6: 4 — A GER (Lutetia) repelled back to Batavia"):
         assert line in shown, (line, shown)
         assert line in quoted, line
 
@@ -192,7 +193,8 @@ def test_every_worked_example_of_help_dice_is_the_judges_own_roll(world: World) 
     shown = []
     for roll in result["rolls"]:  # as the results mail writes them (templates/mail/_phase_results.txt.j2)
         when = "" if roll["phase"] == example["phase"] else f" ({EAGLES.title(EAGLES.calendar.parse(roll['phase']))})"
-        shown.append(f"{roll['purpose'][:1].upper()}{roll['purpose'][1:]}{when}: {roll['value']} — {roll['effect']}")
+        shown.append(f"{roll['purpose'][:1].upper()}{roll['purpose'][1:]}{when}, d{roll['sides']}: {roll['value']} — "
+                     f"{roll['effect']}")
     assert quoted.group(1) in shown
 
 
