@@ -88,7 +88,7 @@ class Signon(Command):
     read_only = True
     name = "SIGNON"
     aliases = ("SIGN-ON", "LOGIN")
-    usage = "SIGNON <power>|GM|OBSERVER <game> <secret>"
+    usage = "SIGNON <power> <game> <secret>   (GM or OBSERVER for <power>)"
     summary = "sign on as a power (or as the game master, or an observer) for the rest of this mail"
     secret_forms = ("SIGNON", *aliases)
 

@@ -15,7 +15,7 @@ def test_help_lists_each_command_and_setting(post: Post) -> None:
     assert all(len(line) <= 72 for line in listed.splitlines()), listed
     reply = flat(raw)
     for words in ("OBSERVE <game> follow a game you do not play", "UNOBSERVE <game> stop observing a game",
-                  "HISTORY [game] [number | phase | from..to]", "SIGNON <power>|GM|OBSERVER <game> <secret>", "SUMMARY [game]",
+                  "HISTORY [game] [number | phase | from..to]", "SIGNON <power> <game> <secret> (GM or OBSERVER for <power>)", "SUMMARY [game]",
                   "Observers: OBSERVE <game>", 'PRESS writes to everyone, signed "an observer"',
                   "SUMMARY <game> and HISTORY <game> [phase | from..to] (HISTORY g S1901M..F1902M) need no sign-on",
                   "iCalendar feed", "(reveal: never)", "(reveal: always)", "its eog_days setting"):
