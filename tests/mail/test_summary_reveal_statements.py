@@ -84,8 +84,7 @@ def test_summary_gives_settings_centres_by_year_and_the_result_to_anyone(post: P
 
 
 def test_a_long_game_writes_its_table_in_blocks_that_fit_the_mail() -> None:
-    from gm.commands.summary import table_lines
-    from gm.games.summary import Table
+    from gm.games.summary import Table, table_lines
 
     labels = ["start", *(str(1901 + i) for i in range(20)), "1921 (now)"]
     table = Table("supply centres", labels, [("Austria-Hungary", [3] * 22), ("Turkey", [None, *range(21)])])
