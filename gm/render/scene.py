@@ -94,7 +94,7 @@ def build_scene(variant: Variant, position: Position, report: PhaseReport | None
     dislodged: set[tuple[str, Location]] = {(d.unit.power, d.unit.location) for d in position.dislodged}
     if report is not None and position.phase.kind is PhaseKind.MOVEMENT:
         dislodged |= {(d.unit.power, d.unit.location) for d in report.resolved.dislodged}
-    pieces = _pieces(variant, position, report, dislodged)
+    pieces = _pieces(variant, position, report, dislodged, orders)
     legend, legend_height = power_legend(variant, position, after, palette, shapes.width, tallies.values())
     marks_legend, mark_legend_height = mark_legend(pen, patterns, shapes.width, legend_height, unit_kinds(pieces))
     scene = Scene(
@@ -181,11 +181,11 @@ def unit_kinds(pieces: Sequence[Piece]) -> list[tuple[str, str, str]]:
 
 
 def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
-            dislodged: set[tuple[str, Location]]) -> list[Piece]:
+            dislodged: set[tuple[str, Location]], orders: Sequence[OrderResult] = ()) -> list[Piece]:
     """The units to draw: the board's (dislodged ones apart), those waiting to come onto it
-    where they come unless placed (as the mails say), those built, and those the phase removed
-    struck out (a unit removed where it had moved to is drawn there, faint). A unit the
-    variant names has its name."""
+    where they come unless placed (as the mails say), those built (by the report, or by the
+    builds typed: ``orders``), and those the phase removed struck out (a unit removed where it
+    had moved to is drawn there, faint). A unit the variant names has its name."""
     names = getattr(variant, "unit_name", None)
 
     def piece(unit: Unit, **flags: bool) -> Piece:
@@ -195,9 +195,7 @@ def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
     pieces = [piece(u, dislodged=(u.power, u.location) in dislodged) for u in position.units]
     pieces += [piece(d.unit, dislodged=True) for d in position.dislodged]
     pieces += [piece(u, waiting=True) for u in off_board(variant, position)]
-    if report is None:
-        return pieces
-    for result in report.results:
+    for result in report.results if report is not None else orders:
         if not (isinstance(result.order, Build) and result.succeeded):
             continue
         built = result.unit
@@ -205,6 +203,8 @@ def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
             built = Unit(result.power, result.order.unit.type, result.order.unit.location)
         if built is not None:
             pieces.append(piece(built, new=True))
+    if report is None:
+        return pieces
     for removal in removals(position, report):
         found = next((i for i, p in enumerate(pieces) if p.unit == removal.unit and p.dislodged == removal.dislodged
                       and not p.removed and not p.new), None)

@@ -135,3 +135,20 @@ def test_a_private_games_pictures_are_for_its_own_readers(browser: Browser, othe
     assert other_browser.get("/games/g/board.png").status_code == 404  # as a game that is not there
     browser.sign_in("France")
     assert browser.get("/games/g/board.png").content.startswith(PNG)
+
+
+def test_a_build_typed_is_drawn_ringed_as_the_results_draw_it(browser: Browser, post: Post) -> None:
+    from tests.mail.test_summary_reveal_statements import next_phase, phase
+
+    post.send("france@example.test", f"SIGNON France g {secret_of('France')}\nA Mar - Spa\nF Bre - Mid-Atlantic\n")
+    next_phase(post)
+    post.send("france@example.test", f"SIGNON France g {secret_of('France')}\nF Mid-Atlantic - Por\n")
+    next_phase(post)
+    assert phase(post) == "W1901A"
+    browser.sign_in("France")
+    ring = 'stroke-width="3.4"'  # a new unit's ring (templates/map/board.svg.j2)
+    assert ring not in _check(browser, "")["marks"]
+    built = _check(browser, "Build A Marseilles\nBuild F Brest")
+    assert all(line["ok"] for line in built["lines"])
+    assert built["marks"] == _drawn(browser, "France", ["BUILD A MAR", "BUILD F BRE"])
+    assert built["marks"].count(ring) == 2
