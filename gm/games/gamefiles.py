@@ -110,6 +110,7 @@ def create(services: Services, session: Session, name: str, variant: str, gm: st
             raise FileRefused(str(exc)) from None
         if not again:
             _write_new(path, text)
+        services.audit(session, game, gm, "created-by-mail", source=str(path), variant=variant)
     return Created(game, secret, text, path)
 
 

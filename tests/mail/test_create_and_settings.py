@@ -364,7 +364,7 @@ def test_an_edit_on_the_server_not_yet_read_is_kept_by_a_change_by_mail(post: Po
 def test_a_settings_body_keeps_its_indentation_and_its_lines_numbers() -> None:
     table = CommandTable()
     lines = readable_lines("SIGNON GM g x\nSETTINGS\ndeadlines:\n> quoted\n  movement: 72h\nENDSETTINGS\nSETTINGS g\n"
-                           "PREVIEW\nSETTINGS g\nSTART\nENDSETTINGS\n")
+                           "PREVIEW\nSETTINGS g\nSTART\n")
     signon, change, show, preview, show_again, start = read_invocations(lines, table.spellings, table.bodied,
                                                                         table.misspelt)
     assert change.name == "SETTINGS" and change.body == ["deadlines:", "  movement: 72h"] and change.body_lines == [3, 5]
