@@ -15,6 +15,10 @@ its commands, run them (each game they touch locked), reply.
   next run (``DatabaseBusy``), never shunted.
 * A message whose handling fails otherwise is "shunted": kept with the error, the
   administrator told; ``gm unshunt ID`` runs it again. Nothing is ever lost.
+
+The mail's row is gm.store.inbound's (stored, locked, marked handled, shunted, unshunted). The
+answer's steps are functions a test can call alone: ``read_commands``, ``ignored``,
+``refused_whole``, ``run``.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from datetime import timedelta
 from email.message import Message
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, insert, or_, select, update
+from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -43,24 +47,11 @@ from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import body_text, readable_lines
 from gm.services.masking import mask_raw
 from gm.services.replying import Addressee, queue_reply
-from gm.store.models import InboundMail, InboundStatus
+from gm.store import inbound
+from gm.store.models import InboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
 
 log = logging.getLogger(__name__)
-# Built once: building a statement costs more than running it (docs/design/performance.md).
-_INBOUND = InboundMail.__table__
-_INBOUND_INSERT = insert(_INBOUND)
-_INBOUND_LOCKED = select(_INBOUND).where(_INBOUND.c.id == bindparam("id")).with_for_update()
-_INBOUND_HANDLED = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail"))
-                    .values(status=bindparam("new_status"), error=bindparam("new_error"),
-                            processed_at=bindparam("handled_at")))
-_INBOUND_MASKED = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(raw=bindparam("masked"))
-_SAME_ID_BEFORE = select(func.min(_INBOUND.c.id)).where(_INBOUND.c.message_id == bindparam("message_id"),
-                                                        _INBOUND.c.id != bindparam("id"))
-# Stored but never handled (a process died, or gave up waiting): taken by one process each.
-_LEFT_UNHANDLED = (select(_INBOUND.c.id).where(_INBOUND.c.status == InboundStatus.NEW,
-                                               _INBOUND.c.received_at <= bindparam("before"))
-                   .order_by(_INBOUND.c.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
 UNHANDLED_AFTER = timedelta(minutes=1)  # a mail stored longer ago than this and still new was left
 
 
@@ -100,18 +91,14 @@ class Intake:
     def store(self, arrival: Arrival) -> int | None:
         """The mail's row (a plain INSERT: nothing else is written), or None when this very mail
         was stored before."""
+        mail = inbound.Incoming(arrival.sender, arrival.subject, arrival.raw, arrival.source_key,
+                                arrival.message_id, arrival.content_digest, arrival.cut)
         try:
             with self.services.db.unit_of_work() as session:
                 connection = session.connection()
-                stored = connection.execute(_INBOUND_INSERT, {
-                    "message_id": arrival.message_id or None, "content_digest": arrival.content_digest,
-                    "source_key": arrival.source_key, "sender": arrival.sender, "subject": arrival.subject,
-                    "raw": arrival.raw, "cut": arrival.cut, "status": InboundStatus.NEW, "error": "",
-                    "received_at": self.services.clock.now(), "processed_at": None})
-                inbound_id = int(stored.inserted_primary_key[0])
+                inbound_id = inbound.store(connection, mail, self.services.clock.now())
                 if arrival.message_id:
-                    earlier = connection.execute(_SAME_ID_BEFORE, {"message_id": arrival.message_id,
-                                                                   "id": inbound_id}).scalar()
+                    earlier = inbound.earlier_with_message_id(connection, inbound_id, arrival.message_id)
                     if earlier is not None:
                         log.info("mail %s reuses the Message-ID %s of mail %s with other content: handled as a "
                                  "mail of its own", inbound_id, arrival.message_id, earlier)
@@ -124,15 +111,8 @@ class Intake:
         """A mail delivered again that was stored but never handled (the process died between
         the two, or gave up waiting) is handled now: the redelivery is what the inbox offers
         for that."""
-        keys = [InboundMail.source_key == arrival.source_key] if arrival.source_key else []
-        if arrival.message_id:
-            keys.append((InboundMail.message_id == arrival.message_id)
-                        & (InboundMail.content_digest == arrival.content_digest))
-        if not keys:
-            return
         with self.services.db.reading() as session:
-            unfinished = session.scalars(select(InboundMail.id).where(
-                or_(*keys), InboundMail.status == InboundStatus.NEW)).first()
+            unfinished = inbound.unfinished(session, arrival.source_key, arrival.message_id, arrival.content_digest)
         if unfinished is not None:
             self.handle(unfinished)
 
@@ -143,11 +123,11 @@ class Intake:
         handled = 0
         while handled < limit:
             with self.services.db.reading() as session:
-                waiting = list(session.scalars(_LEFT_UNHANDLED, {"before": before, "limit": 1}))
-            if not waiting:
+                waiting = inbound.left_unhandled(session, before)
+            if waiting is None:
                 break
-            log.info("mail %s was stored and never handled: handling it now", waiting[0])
-            self.handle(waiting[0])
+            log.info("mail %s was stored and never handled: handling it now", waiting)
+            self.handle(waiting)
             handled += 1
         return handled
 
@@ -168,75 +148,102 @@ class Intake:
                      f"; {handled.note}" if handled.note else "; reply queued" if handled.status == InboundStatus.DONE else "")
 
     def _handle_in(self, session: Session, inbound_id: int, message: Message | None) -> Handled | None:
-        # Locked: a mail handled by two processes at once is acted on once. Read and marked
-        # done with plain statements: the mail's row is never an object to flush.
+        # Locked: a mail handled by two processes at once is acted on once.
         connection = session.connection()
-        row = connection.execute(_INBOUND_LOCKED, {"id": inbound_id}).first()
+        row = inbound.lock(connection, inbound_id)
         if row is None or row.status != InboundStatus.NEW:
             return None
         handled = self._answer(session, row, message or parse_message(row.raw))
-        connection.execute(_INBOUND_HANDLED, {"mail": inbound_id, "new_status": handled.status,
-                                              "new_error": handled.note, "handled_at": self.services.clock.now()})
         masked = mask_raw(row.raw, handled.secrets)  # no secret kept in clear once it served
-        if masked != row.raw:
-            connection.execute(_INBOUND_MASKED, {"mail": inbound_id, "masked": masked})
+        inbound.mark_handled(connection, inbound_id, handled.status, handled.note, self.services.clock.now(),
+                             masked if masked != row.raw else None)
         self.services.faults.point("intake-before-commit")
         return handled
 
     def _answer(self, session: Session, row: Row[Any], message: Message) -> Handled:
-        invocations = self.commands_in(message)
-        secrets = tuple(s for i in invocations for s in self.table.find(i.name).secrets(i))  # type: ignore[union-attr]
-        ignore = reason_to_ignore(message, self.services.config.judge_address, self.services.mailer.is_own_message_id)
-        if ignore:
-            return Handled(InboundStatus.IGNORED, ignore, secrets, f"from {row.sender or '(no sender)'}")
-        to = Addressee(row.sender, row.message_id, row.subject, row.received_at, refused_whole=bool(row.cut))
-        if row.cut:
-            return Handled(InboundStatus.DONE, _note(f"too large: {row.cut}", queue_reply(
-                self.services, session, to, [self._too_large(row)])), secrets, f"from {row.sender}, refused whole")
-        ctx = MailContext(services=self.services, session=session, sender=row.sender, now=self.services.clock.now(),
-                          received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
-                          authenticated=authenticated(message, self.services.config.authserv_id))
-        if invocations:
-            sections = run_commands(ctx, self.table, invocations)
-        else:
-            sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
-        return Handled(InboundStatus.DONE, queue_reply(self.services, session, to, sections, attach=ctx.attach,
-                                                       secrets=ctx.revealed), secrets, _outcome(ctx, sections))
-
-    def commands_in(self, message: Message) -> list[Invocation]:
-        """What the mail asks for: its text (quotes and signature left out) as commands."""
-        return read_invocations(readable_lines(body_text(message)), self.table.spellings, self.table.bodied,
-                                self.table.misspelt)
-
-    def _too_large(self, row: Row[Any]) -> Section:
-        limit = self.services.config.max_mail_bytes // 1024
-        return Section([], [wrap(
-            f"Your mail is larger than the {limit} KB this judge reads, so nothing in it was done: "
-            "no orders, press or other commands were read. Please send them again as plain text, "
-            f"without attachments.\n\n(Received: {row.cut}.)")], ok=False)
+        """The four steps, each a function of its own: read the commands (for the secrets they
+        carry, masked whatever happens next), ignore, refuse whole, run."""
+        invocations = read_commands(self.table, message)
+        secrets = secrets_written(self.table, invocations)
+        return (ignored(self.services, row, message, secrets)
+                or refused_whole(self.services, session, row, secrets)
+                or run(self.services, session, self.table, row, message, invocations, secrets))
 
     # -- when handling fails ----------------------------------------------------------
 
     def shunt(self, inbound_id: int, error: str) -> None:
         log.error("mail %s shunted: %s", inbound_id, error.strip().splitlines()[-1])
         with self.services.db.unit_of_work() as session:
-            row = session.get(InboundMail, inbound_id)
-            assert row is not None
-            row.status = InboundStatus.SHUNTED
-            row.error = error
-            row.processed_at = self.services.clock.now()
+            shunted = inbound.shunt(session, inbound_id, error, self.services.clock.now())
             tell_gm(self.services, session, None, subject=f"mail {inbound_id} shunted",
-                    text=f"The mail {inbound_id} from {row.sender or '(no sender)'} ({row.subject!r}) could not be "
-                         f"handled and is kept. Fix the cause, then run: gm unshunt {inbound_id}\n\n{error}")
+                    text=f"The mail {inbound_id} from {shunted.sender or '(no sender)'} ({shunted.subject!r}) could "
+                         f"not be handled and is kept. Fix the cause, then run: gm unshunt {inbound_id}\n\n{error}")
 
     def unshunt(self, inbound_id: int) -> bool:
         with self.services.db.unit_of_work() as session:
-            row = session.get(InboundMail, inbound_id)
-            if row is None or row.status != InboundStatus.SHUNTED:
+            if not inbound.unshunt(session, inbound_id):
                 return False
-            row.status, row.error = InboundStatus.NEW, ""
         self.handle(inbound_id)
         return True
+
+
+# -- the steps of answering a mail, each alone ------------------------------------------
+
+def read_commands(table: CommandTable, message: Message) -> list[Invocation]:
+    """Read: what the mail asks for, its text (quotes and signature left out) as commands."""
+    return read_invocations(readable_lines(body_text(message)), table.spellings, table.bodied, table.misspelt)
+
+
+def secrets_written(table: CommandTable, invocations: list[Invocation]) -> tuple[str, ...]:
+    """The secrets the commands carry (a SIGNON's password): masked in the mail kept."""
+    found: list[str] = []
+    for invocation in invocations:
+        command = table.find(invocation.name)
+        if command is not None:
+            found += command.secrets(invocation)
+    return tuple(found)
+
+
+def ignored(services: Services, row: Row[Any], message: Message, secrets: tuple[str, ...] = ()) -> Handled | None:
+    """Ignore: mail gm must never answer (auto-replies, bounces, lists, its own) is kept and
+    left unanswered; None for any other mail."""
+    why = reason_to_ignore(message, services.config.judge_address, services.mailer.is_own_message_id)
+    if not why:
+        return None
+    return Handled(InboundStatus.IGNORED, why, secrets, f"from {row.sender or '(no sender)'}")
+
+
+def refused_whole(services: Services, session: Session, row: Row[Any], secrets: tuple[str, ...] = ()) -> Handled | None:
+    """Refuse whole: a mail too large to read (kept cut down) does nothing, and its sender is
+    told so; None for a mail read whole."""
+    if not row.cut:
+        return None
+    limit = services.config.max_mail_bytes // 1024
+    section = Section([], [wrap(
+        f"Your mail is larger than the {limit} KB this judge reads, so nothing in it was done: "
+        "no orders, press or other commands were read. Please send them again as plain text, "
+        f"without attachments.\n\n(Received: {row.cut}.)")], ok=False)
+    held = queue_reply(services, session, _addressee(row), [section])
+    return Handled(InboundStatus.DONE, _note(f"too large: {row.cut}", held), secrets, f"from {row.sender}, refused whole")
+
+
+def run(services: Services, session: Session, table: CommandTable, row: Row[Any], message: Message,
+        invocations: list[Invocation], secrets: tuple[str, ...] = ()) -> Handled:
+    """Run: the commands, each answered in a section of one reply (the reply queued in the
+    same transaction as what they changed)."""
+    ctx = MailContext(services=services, session=session, sender=row.sender, now=services.clock.now(),
+                      received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
+                      authenticated=authenticated(message, services.config.authserv_id))
+    if invocations:
+        sections = run_commands(ctx, table, invocations)
+    else:
+        sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
+    held = queue_reply(services, session, _addressee(row), sections, attach=ctx.attach, secrets=ctx.revealed)
+    return Handled(InboundStatus.DONE, held, secrets, _outcome(ctx, sections))
+
+
+def _addressee(row: Row[Any]) -> Addressee:
+    return Addressee(row.sender, row.message_id, row.subject, row.received_at, refused_whole=bool(row.cut))
 
 
 def _outcome(ctx: MailContext, sections: list[Section]) -> str:

@@ -8,7 +8,7 @@ before or wholly after the action (docs/delivery.md); then ``run_commands`` with
 ``MailContext`` entered as the session's seat (or as the game master, or as an observer), and
 the reply queued to the seat's registered address, which confirms the action by mail.
 
-Each action is stored as an inbound mail (``inbound_mail``: its sender the seat's address, a
+Each action is stored as an inbound mail (gm.store.inbound: its sender the seat's address, a
 ``web:`` source key, its text as a mail would carry it, and ``Auto-Submitted``, so that the mail
 intake never acts on it), handled and marked done in that same transaction. Order sets and
 press refer to it as they refer to a mail, so a ROLLBACK treats web orders as mailed ones, and
@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
 
-from sqlalchemy import insert, update
 from sqlalchemy.orm import Session
 
 from gm.commands.base import Invocation, MailContext, Section
@@ -37,14 +36,15 @@ from gm.games.context import Services
 from gm.games.lifecycle import lock_game
 from gm.games.notices import tell_gm
 from gm.games.web_access import admit, session_problem
+from gm.services.intake import secrets_written
 from gm.services.masking import mask_raw
 from gm.services.replying import Addressee, queue_reply
-from gm.store.models import InboundMail, InboundStatus, WebRole, WebSession
+from gm.store import inbound
+from gm.store.models import InboundStatus, WebRole, WebSession
 from gm.store.retry import DatabaseBusy, in_transaction
 
 log = logging.getLogger(__name__)
 POSTS_PER_HOUR = 120  # actions a seat (or GM) may post an hour
-_INBOUND = InboundMail.__table__
 
 
 @dataclass(frozen=True)
@@ -122,12 +122,9 @@ def _act_in(services: Services, table: CommandTable, actor: Actor, subject: str,
     if until is not None:
         raise RateLimited(until)
     now = services.clock.now()
-    secrets_written = [s for i in invocations for s in table.find(i.name).secrets(i)]  # type: ignore[union-attr]
     raw = _as_mail(services, actor, subject, text)
-    inbound_id = int(session.connection().execute(insert(_INBOUND), {
-        "message_id": None, "content_digest": "", "source_key": key, "sender": actor.address, "subject": subject,
-        "raw": raw, "cut": "", "status": InboundStatus.NEW, "error": "", "received_at": now,
-        "processed_at": None}).inserted_primary_key[0])
+    connection = session.connection()
+    inbound_id = inbound.store(connection, inbound.Incoming(actor.address, subject, raw, key), now)
     ctx = MailContext(services=services, session=session, sender=actor.address, now=now, received_at=now,
                       inbound_id=inbound_id, authenticated=True)
     seat = next((s for s in game.seats if s.id == actor.seat_id), None)
@@ -138,8 +135,8 @@ def _act_in(services: Services, table: CommandTable, actor: Actor, subject: str,
     # The confirmation by mail: the reply a mail with these commands would get, to the seat's address.
     withheld = queue_reply(services, session, Addressee(actor.address, None, subject, now), sections,
                            attach=ctx.attach, secrets=ctx.revealed)
-    session.connection().execute(update(_INBOUND).where(_INBOUND.c.id == inbound_id).values(
-        status=InboundStatus.DONE, error=withheld, processed_at=now, raw=mask_raw(raw, secrets_written)))
+    masked = mask_raw(raw, secrets_written(table, invocations))
+    inbound.mark_handled(connection, inbound_id, InboundStatus.DONE, withheld, now, masked if masked != raw else None)
     services.audit(session, game, actor.address, "web-action", inbound=inbound_id, web_session=actor.session_id,
                    role=actor.role, seat=actor.seat_id, commands=[i.name or "orders" for i in invocations],
                    answer=answer_lines(sections))
@@ -165,10 +162,9 @@ def _shunt(services: Services, actor: Actor, subject: str, text: str, key: str, 
     """A bug: nothing was done; the action is kept with the error and the administrator told."""
     log.error("web action from %s failed: %s", actor.address, error.strip().splitlines()[-1])
     with services.db.unit_of_work() as session:
-        session.connection().execute(insert(_INBOUND), {
-            "message_id": None, "content_digest": "", "source_key": key, "sender": actor.address, "subject": subject,
-            "raw": _as_mail(services, actor, subject, text), "cut": "", "status": InboundStatus.SHUNTED,
-            "error": error, "received_at": services.clock.now(), "processed_at": services.clock.now()})
+        inbound.record_shunted(session.connection(), inbound.Incoming(actor.address, subject,
+                                                                      _as_mail(services, actor, subject, text), key),
+                               error, services.clock.now())
         tell_gm(services, session, None, subject="a web action failed",
                 text=f"A web action from {actor.address} ({subject!r}) failed and nothing in it was done; it is kept "
                      f"among the shunted mails (source {key}). The player was told to try again.\n\n{error}")
