@@ -166,7 +166,7 @@ def test_diplomacy_of_the_empire_help_knows_its_orders_and_its_board(world: Worl
     assert _has(orders, "<unit> - <province> then <province>", "BUILD CITY <territory>", "RAZE <territory>")
     assert "e.g. I Italia - " in orders and "Aegyptus" not in orders  # Italia's own units only
     assert "  TIN  Tingitana; also mauretania tingitana, tingitania\n" in reply
-    assert "  Italia       1 unit\n" in reply  # LIST: no supply centres, so no "0 centres"
+    assert "  Italia       1 unit; deadlines: none yet\n" in reply  # LIST: no supply centres, so no "0 centres"
     post.send("someone@example.test", "HELP PAY\nHELP variants\n")
     anywhere = _words(post.reply("someone@example.test"))
     assert _has(anywhere, "In Diplomacy of the Empire (diplomacy-of-the-empire):\n  PAY <talents> <claimant>",
