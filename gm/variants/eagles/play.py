@@ -14,6 +14,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import FLEET, Unit
 from gm.variants.eagles.orders import Attack
+from gm.variants.eagles.seas import damage_by_slot
 
 if TYPE_CHECKING:
     from gm.variants.eagles.rules import Eagles
@@ -26,7 +27,7 @@ def plausible_orders(variant: Eagles, position: Position, orders: list[tuple[str
                      rng: random.Random) -> list[tuple[str, Order]]:
     if position.phase.kind is not PhaseKind.MOVEMENT:
         return orders
-    damaged = variant.damage_by_slot(position)
+    damaged = damage_by_slot(position)
     hurt = {str(position.units[s]) for s in damaged}
     changed = list(orders)
     for index, (power, order) in enumerate(orders):

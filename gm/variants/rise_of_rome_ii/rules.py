@@ -6,11 +6,11 @@ are written for players in templates/rules/rise-of-rome-ii.txt.j2, and each rule
 tests in docs/rules/rise-of-rome-ii.md. Each rule, and where it lives:
 
 - 1, 9: the calendar: Spring, Autumn, Winter adjustments, years counting down from 220 B.C.
-- 3: leaders (``L``) of strength 1/2, moving by any border an army or a fleet could use, needing
+- 3 (``leaders``): leaders (``L``) of strength 1/2, moving by any border an army or a fleet could use, needing
   no supply centre (``supplied``); placed with the first Spring orders (``prepare_movement``);
   sharing a space with one unit of their own (``may_share``: moving in and retreating in) and
   leading it (``before_movement``: the leader goes with the unit and adds 1/2); a leader giving
-  support exposes its space: any attack cuts every support given from it (``_expose_supports``);
+  support exposes its space: any attack cuts every support given from it (``leaders.lead``);
   never taking a centre alone (``update_ownership``); named in any order (``leader_at``, a
   dislodged one too).
 - 4, 5.2: Barbarians build armies only in their vacant build areas, which no one else enters
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
 
 from gm.adjudicator.effects import Effects
@@ -39,17 +39,18 @@ from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.adjudicator.variant import SupportCut, Variant
 from gm.domain.geography import Location
-from gm.domain.orders import Hold, Move, MoveThen, Order, SupportHold, SupportMove, UnitRef
+from gm.domain.orders import Hold, Move, MoveThen, Order, SupportMove, UnitRef
 from gm.domain.outcomes import Reason
 from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
-from gm.domain.units import ARMY, FLEET, Mobility, Unit, UnitType
+from gm.domain.units import ARMY, FLEET, Unit, UnitType
 from gm.maps.model import GameMap
 from gm.orders import OrderGrammar
 from gm.orders.forms import OrderForm
-from gm.variants.rise_of_rome_ii import forms, orders, play
+from gm.variants.rise_of_rome_ii import forms, leaders, orders, play
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
 from gm.variants.rise_of_rome_ii.state import REBELLION_AFTER, RomeState
+from gm.variants.rise_of_rome_ii.units import DOUBLE_ARMY, DOUBLE_FLEET, DOUBLED, LEADER, SINGLE
 from gm.variants.seasons import after_adjustments
 from gm.variants.standard import first_year
 
@@ -61,11 +62,6 @@ CALENDAR = Calendar(
     ),
     era=Era.BC_AD,
 )
-LEADER = UnitType("L", "leader", Mobility.ANY)
-DOUBLE_ARMY = UnitType("2A", "double army", Mobility.LAND, convoyable=True)
-DOUBLE_FLEET = UnitType("2F", "double fleet", Mobility.SEA, convoys=True, needs_coast=True)
-DOUBLED = {ARMY: DOUBLE_ARMY, FLEET: DOUBLE_FLEET}
-SINGLE = {DOUBLE_ARMY: ARMY, DOUBLE_FLEET: FLEET}
 DOUBLE_PHASES = 2  # a sacking unit is double for the next two movement phases (6.1)
 ARMIES = frozenset({ARMY, DOUBLE_ARMY})  # what a land bridge's closing stops (7.3)
 
@@ -109,28 +105,16 @@ class RiseOfRome(Variant):
         return forms.order_forms(self, LEADER)
 
     def leader_at(self, power: str, position: Position | None) -> Location | None:
-        """Where the power's leader stands (dislodged, in a retreat phase), or waits to be placed."""
-        if position is None:
-            return None
-        for unit in position.units:
-            if unit.power == power and unit.type is LEADER:
-                return unit.location
-        for entry in position.dislodged:
-            if entry.unit.power == power and entry.unit.type is LEADER:
-                return entry.unit.location
-        waiting = RomeState.of(position).unplaced.get(power)
-        return Location(waiting) if waiting else None
+        return leaders.leader_at(self, power, position)
 
     def leader_name(self, unit: Unit) -> str:
         return self.leaders.get(unit.power, str(unit))
 
     def units_off_board(self, position: Position) -> list[Unit]:
-        """The leaders not yet placed (3.3), where each starts unless its player places it."""
-        return [Unit(power, LEADER, Location(home)) for power, home in sorted(RomeState.of(position).unplaced.items())]
+        return leaders.units_off_board(position)
 
     def unit_name(self, unit: Unit) -> str | None:
-        """A leader's name, for every text that names units (gm.reports.names.NamesUnits)."""
-        return self.leaders.get(unit.power) if unit.type is LEADER else None
+        return leaders.unit_name(self, unit)
 
     # -- the start and the placing of leaders (3.3) --------------------------------------
 
@@ -141,32 +125,7 @@ class RiseOfRome(Variant):
 
     def prepare_movement(self, position: Position, submitted: Sequence[tuple[str, Order]]
                          ) -> tuple[Position, Sequence[tuple[str, Order]]]:
-        """With the first Spring orders each leader comes onto the board where its player says
-        (or its first home centre); orders naming it where it waited name it where it stands."""
-        state = RomeState.of(position)
-        if not state.unplaced:
-            return position, submitted
-        starts = {power: Location(home) for power, home in state.unplaced.items()}
-        for power, order in submitted:
-            if isinstance(order, StartsIn) and power in starts and self._placement_problem(power, order) is None:
-                starts[power] = Location(order.start.province)
-        placed = []
-        for power, order in submitted:
-            if power in starts:
-                order = _rebased(order, UnitRef(Location(state.unplaced[power]), LEADER), UnitRef(starts[power], LEADER))
-            placed.append((power, order))
-        leaders = [Unit(power, LEADER, where) for power, where in starts.items()]
-        board = position.replace(units=sorted_units([*position.units, *leaders]),
-                                 extra=state.changed(unplaced={}).extra(position))
-        return board, placed
-
-    def _placement_problem(self, power: str, order: StartsIn) -> str | None:
-        home = self.map.powers[power].home
-        if order.start.province not in home:
-            names = ", ".join(self.map.provinces[h].name for h in home)
-            return (f"{self.map.provinces[order.start.province].name} is not a home centre of {power} "
-                    f"({names}): {self.leaders[power]} starts in {self.map.provinces[home[0]].name}")
-        return None
+        return leaders.placed(self, position, submitted)
 
     # -- geography -----------------------------------------------------------------------
 
@@ -202,30 +161,14 @@ class RiseOfRome(Variant):
 
     def review_order(self, review: MoveChecks, unit: Unit | None, order: Order) -> Order:
         if isinstance(order, StartsIn):
-            return self._review_placement(review, unit, order)
+            return leaders.review_placement(self, review, unit, order)
         if unit is None:
             return super().review_order(review, unit, order)
         if isinstance(order, Sack):
             return self._review_sack(review, unit)
         if isinstance(order, Lead):
-            if unit.type is not LEADER:
-                raise Illegal(f"only a leader leads: the {unit.type.name} in {_place_of(self, unit)} is not one")
-            led = review.other_unit(order.led, unit)
-            if led.location.province != unit.location.province or led.power != unit.power or led.type is LEADER:
-                raise Illegal(f"{self.leader_name(unit)} leads only a unit of {unit.power} in its own space")
-            return Lead(UnitRef(unit.location, LEADER), UnitRef(led.location, led.type))
+            return leaders.review_lead(self, review, unit, order)
         return super().review_order(review, unit, order)
-
-    def _review_placement(self, review: MoveChecks, unit: Unit | None, order: StartsIn) -> Order:
-        position = review.position
-        if unit is None or unit.type is not LEADER:
-            raise Illegal("only a leader is placed (write e.g. Hannibal starts in Carthage)")
-        if position is None or position.phase != self.calendar.first_phase(self.first_year):
-            raise Illegal("leaders are placed with the first Spring orders only")
-        problem = self._placement_problem(unit.power, order)
-        if problem is not None:
-            raise Illegal(problem)
-        return StartsIn(UnitRef(unit.location, LEADER), Location(order.start.province))
 
     def _review_sack(self, review: MoveChecks, unit: Unit) -> Order:
         province = unit.location.province
@@ -242,50 +185,11 @@ class RiseOfRome(Variant):
     # -- before the battles: leaders, sacks, land bridges ---------------------------------
 
     def before_movement(self, effects: Effects) -> None:
-        rulings = effects.rulings
-        units = effects.position.units
-        orders_of = {r.slot: r for r in rulings if r.acts and r.slot >= 0}
-        for index, ruling in enumerate(rulings):
-            if not ruling.acts or ruling.unit is None:
-                continue
-            order = ruling.order
-            if isinstance(order, Sack):
-                effects.resolve_as(index, Hold(order.unit))
-            elif ruling.unit.type is LEADER:
-                led = self._led(ruling.slot, order, units, orders_of)
-                if led is not None:
-                    name = self.leaders.get(ruling.power, "the leader")
-                    effects.carry(ruling.slot, led, f"goes with {units[led]}")
-                    effects.add_strength(led, 0.5, f"led by {name}: +½")
-        self._expose_supports(effects)
+        for index, ruling in enumerate(effects.rulings):
+            if ruling.acts and isinstance(ruling.order, Sack):
+                effects.resolve_as(index, Hold(ruling.order.unit))
+        leaders.lead(self, effects)
         self._close_bridges(effects)
-
-    @staticmethod
-    def _expose_supports(effects: Effects) -> None:
-        """3.4: any attack on a space where a leader gives support cuts that support and every
-        other support given from the space, even an attack from where a support goes."""
-        units = effects.position.units
-        supports = {r.slot for r in effects.rulings if r.acts and r.slot >= 0
-                    and isinstance(r.acting or r.order, (SupportHold, SupportMove))}
-        supporting = {units[slot].location.province for slot in supports if units[slot].type is LEADER}
-        supporting |= {units[leader].location.province for leader, led in effects.carried.items()
-                       if led in supports}  # a leader leading a support gives it too
-        for slot, unit in enumerate(units):
-            if unit.location.province in supporting:
-                effects.expose(slot)
-
-    def _led(self, leader: int, order: Order, units: tuple[Unit, ...], orders_of: dict) -> int | None:  # type: ignore[type-arg]
-        """The slot of the unit the leader leads: named by a lead order, or ordered as the leader is."""
-        here = units[leader]
-        for slot, unit in enumerate(units):
-            if slot == leader or unit.location.province != here.location.province or unit.power != here.power:
-                continue
-            if isinstance(order, Lead):
-                if unit.type is order.led.type:
-                    return slot
-            elif slot in orders_of and _same_action(order, orders_of[slot].order):
-                return slot
-        return None
 
     def _close_bridges(self, effects: Effects) -> None:
         for bridge in self.bridges:
@@ -454,17 +358,6 @@ class RiseOfRome(Variant):
 
 def _place_of(variant: Variant, unit: Unit) -> str:
     return variant.map.provinces[unit.location.province].name
-
-
-def _rebased(order: Order, waiting: UnitRef, placed: UnitRef) -> Order:
-    """The order with every mention of the leader where it waited turned into where it stands."""
-    changes = {f.name: placed for f in fields(order) if getattr(order, f.name) == waiting}  # type: ignore[arg-type]
-    return replace(order, **changes) if changes else order  # type: ignore[type-var]
-
-
-def _same_action(a: Order, b: Order) -> bool:
-    """Do two orders ask the same of two units (a leader ordered as the unit beside it)?"""
-    return type(a) is type(b) and replace(a, unit=getattr(b, "unit")) == b  # type: ignore[type-var]
 
 
 def _attacked(effects: Effects, province: str, power: str) -> bool:
