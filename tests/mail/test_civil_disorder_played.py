@@ -135,3 +135,18 @@ def test_the_bots_orders_come_from_the_games_secret_seed_not_from_what_players_k
     assert mine == orders_for(world.services, game, position, "Russia")
     game.dice_seed = "0" * 64
     assert orders_for(world.services, game, position, "Russia") != mine
+
+
+def test_roman_diplomacy_rule_9_counts_no_miss_for_an_empire_the_judge_plays(world: World) -> None:
+    """Roman Diplomacy's civil disorder (rule 9) follows missed movement phases; the judge's orders
+    are the empire's orders, so an empire it plays keeps its centres (the GM who wants rule 9 as
+    written keeps missed: hold, the default)."""
+    started(world, "roman-diplomacy-i")
+    movements = 0
+    while movements < 3 and _game(world).status == GameStatus.ACTIVE:
+        movements += _game(world).phase.endswith("M")
+        _deadline_passes(world)
+    assert movements == 3
+    position = world.services.position_of(_game(world))
+    assert not position.extra.get("missed") and position.extra.get("empires")
+    assert all(record.results["played"] for record in _records(world) if record.phase.endswith("M"))
