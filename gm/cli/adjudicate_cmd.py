@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from gm.variants.catalog import VariantCatalog
+if TYPE_CHECKING:
+    from gm.variants.catalog import VariantCatalog
 
 
 def register(commands: Any) -> None:
@@ -19,6 +20,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from gm.interchange import InterchangeError, adjudicate_json, parse_json
+    from gm.variants.catalog import VariantCatalog
 
     catalog = VariantCatalog()
     if args.jsonl:

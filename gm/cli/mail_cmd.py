@@ -7,8 +7,6 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
-from gm.cli.startup import config_from, loaded, prepared
-
 if TYPE_CHECKING:
     from gm.config import AppConfig
     from gm.transport.pipe import PipedMessage
@@ -33,6 +31,7 @@ def run_receive(args: argparse.Namespace) -> int:
 
     A `gm run` on this machine is handed the mail (gm.transport.handoff): it has everything
     loaded already. Without one, the mail is handled here."""
+    from gm.cli.startup import loaded
     from gm.transport.handoff import Outcome, hand_over, socket_path
     from gm.transport.pipe import read_message
 
@@ -58,6 +57,7 @@ def _receive_here(config: AppConfig, piped: PipedMessage) -> int:
     import asyncio
 
     from gm.app import App
+    from gm.cli.startup import prepared
     from gm.store.retry import DatabaseBusy
 
     try:
@@ -92,6 +92,7 @@ def run_unshunt(args: argparse.Namespace) -> int:
     import asyncio
 
     from gm.app import App
+    from gm.cli.startup import config_from
 
     app = App(config_from(args))
     try:

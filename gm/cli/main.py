@@ -25,12 +25,23 @@ COMMANDS = {"adjudicate": "adjudicate_cmd", "maps": "maps_cmd", "maps-shapes": "
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with every command, or only ``command``'s module's when it is known."""
     parser = argparse.ArgumentParser(prog="gm", description="A play-by-email Diplomacy game master.")
+    parser.add_argument("--version", action="version", version=version())
     parser.add_argument("--config", help="the server's configuration file (default: $GM_CONFIG, or built-in defaults)")
     logs.add_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in [COMMANDS[command]] if command in COMMANDS else MODULES:
         importlib.import_module(f"gm.cli.{name}").register(commands)
     return parser
+
+
+def version() -> str:
+    """gm's version as installed (the package's metadata, read without importing gm's modules)."""
+    from importlib import metadata
+
+    try:
+        return f"gm {metadata.version('gm')}"
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "gm (not installed)"
 
 
 def command_of(argv: Sequence[str]) -> str | None:
@@ -48,6 +59,9 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "--version":  # answered before any command's module is loaded
+        print(version())
+        return 0
     args = build_parser(command_of(argv)).parse_args(argv)
     logs.setup_from(args)
     try:

@@ -6,8 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gm.maps.loader import MAPS_DIR, check_map_file
-
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("maps", help="work with map files")
@@ -18,6 +16,8 @@ def register(commands: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from gm.maps.loader import MAPS_DIR, check_map_file
+
     files = args.files or sorted(MAPS_DIR.glob("*.yaml"))
     failed = 0
     for path in files:

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gm.app import App
-from gm.cli.startup import config_from
-from gm.games.mailer import format_moment
-from gm.services import outbound_health, outbox_admin
+if TYPE_CHECKING:  # loaded by the command itself: `gm --help` loads every command's module
+    from gm.app import App
 
 
 def register(commands: Any) -> None:
@@ -23,6 +20,12 @@ def register(commands: Any) -> None:
 
 
 def run_outbox(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from gm.app import App
+    from gm.cli.startup import config_from
+    from gm.services import outbox_admin
+
     app = App(config_from(args))
     try:
         services = app.services
@@ -47,6 +50,9 @@ def run_outbox(args: argparse.Namespace) -> int:
 
 
 def _show(app: App) -> int:
+    from gm.games.mailer import format_moment
+    from gm.services import outbound_health, outbox_admin
+
     services = app.services
     outage = outbound_health.outage(services)
     if outage is not None:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import signal
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gm.app import App
-from gm.cli import startup
-from gm.cli.startup import config_from
-from gm.store.database import current_revision, downgrade, head_revision, make_engine, upgrade
+if TYPE_CHECKING:  # loaded by the commands themselves: `gm --help` loads every command's module
+    from gm.app import App
 
 log = logging.getLogger("gm.run")
 
@@ -46,6 +43,11 @@ EX_TEMPFAIL = 75  # sysexits.h: cron reports it; the next tick goes on where thi
 def run_tick(args: argparse.Namespace) -> int:
     """Exit 0 when everything due was done; 75, with the reasons on stderr, when some of it
     waits (on a broken mail server, or on a lock held too long by another process)."""
+    import asyncio
+
+    from gm.app import App
+    from gm.cli.startup import config_from
+
     app = App(config_from(args))
     try:
         report = asyncio.run(app.daemon().once())
@@ -82,6 +84,13 @@ class _StopWhileStarting:
 
 def run_daemon(args: argparse.Namespace) -> int:
     # A stop that comes while gm starts (a slow start on a busy host) ends it as cleanly as later.
+    import asyncio
+
+    from gm.app import App
+    from gm.cli import startup
+    from gm.cli.startup import config_from
+    from gm.store.database import current_revision
+
     stop = _StopWhileStarting()
     signal.signal(signal.SIGTERM, stop)
     app: App | None = None
@@ -117,6 +126,8 @@ def _say_role(app: App, interval: float) -> None:
     log.info("role: the daemon: the inbox (IDLE or polling), the deadlines every %g s and the outbox; any number "
              "of gm processes may share this database, each mail and game is taken by one at a time "
              "(docs/delivery.md)", interval)
+    from gm.cli import startup
+
     startup.register(app.db.engine, "run")
     others = startup.others(app.db.engine, "run")
     if app.db.engine.dialect.name == "sqlite":
@@ -132,6 +143,8 @@ async def _serve(daemon: Any, interval: float) -> None:
     """Runs the daemon until SIGTERM (systemctl stop) or SIGINT: the loops are cancelled where
     they wait; a mail being handled is committed or rolled back whole, a mail being sent goes
     again after outbox_lease (docs/delivery.md)."""
+    import asyncio
+
     running = asyncio.ensure_future(daemon.run(tick_seconds=interval))
     loop = asyncio.get_running_loop()
 
@@ -149,6 +162,9 @@ async def _serve(daemon: Any, interval: float) -> None:
 
 
 def run_reload(args: argparse.Namespace) -> int:
+    from gm.app import App
+    from gm.cli.startup import config_from
+
     app = App(config_from(args))
     try:
         report = app.scheduler.settings_files.sync(force=True)
@@ -162,6 +178,9 @@ def run_reload(args: argparse.Namespace) -> int:
 
 
 def run_db_upgrade(args: argparse.Namespace) -> int:
+    from gm.cli.startup import config_from
+    from gm.store.database import current_revision, make_engine, upgrade
+
     engine = make_engine(config_from(args).database_url)
     upgrade(engine, args.revision)
     print(f"schema at {current_revision(engine)}")
@@ -169,6 +188,9 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
 
 
 def run_db_downgrade(args: argparse.Namespace) -> int:
+    from gm.cli.startup import config_from
+    from gm.store.database import current_revision, downgrade, make_engine
+
     engine = make_engine(config_from(args).database_url)
     downgrade(engine, args.revision)
     print(f"schema at {current_revision(engine)}")
@@ -176,6 +198,9 @@ def run_db_downgrade(args: argparse.Namespace) -> int:
 
 
 def run_db_status(args: argparse.Namespace) -> int:
+    from gm.cli.startup import config_from
+    from gm.store.database import current_revision, head_revision, make_engine
+
     engine = make_engine(config_from(args).database_url)
     print(f"database: {current_revision(engine)}  newest: {head_revision()}")
     return 0

@@ -5,7 +5,6 @@ and the deadlines are left to `gm run` or `gm tick`)."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import logging
 import signal
@@ -22,6 +21,8 @@ def register(commands: Any) -> None:
 
 
 def run_web(args: argparse.Namespace) -> int:
+    import asyncio
+
     from gm.app import App
     from gm.cli.startup import config_from
     from gm.config import WebConfig
@@ -42,6 +43,8 @@ def run_web(args: argparse.Namespace) -> int:
 
 async def serve(server: Any) -> None:
     """Serve until SIGTERM or SIGINT: the server then finishes the requests under way."""
+    import asyncio
+
     running = asyncio.ensure_future(server.serve())
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

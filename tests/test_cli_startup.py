@@ -1,0 +1,40 @@
+"""`gm --help` and `gm --version` answer without loading what the commands run on (a cron job or
+a mail server starts gm for every tick and mail; bench/startup.py times them)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("sqlalchemy", "asyncio", "jinja2", "yaml", "gm.app", "gm.games", "gm.store", "gm.adjudicator",
+         "gm.variants", "gm.render", "gm.web", "gm.config")
+
+
+def _loaded_after(argv: list[str]) -> tuple[str, list[str]]:
+    code = ("import sys, io, contextlib; from gm.cli import main\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n"
+            "    try:\n"
+            f"        main.main({argv!r})\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m.startswith({HEAVY!r}))\n"
+            "print(repr((out.getvalue(), heavy)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return eval(done.stdout)  # noqa: S307 - our own repr
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["tick", "--help"], ["receive", "--help"]])
+def test_help_and_version_load_nothing_the_commands_run_on(argv: list[str]) -> None:
+    out, heavy = _loaded_after(argv)
+    assert heavy == []
+    assert out.startswith("gm ") if argv == ["--version"] else "usage: gm" in out
+
+
+def test_version_names_the_installed_package() -> None:
+    from importlib import metadata
+
+    out, _ = _loaded_after(["--version"])
+    assert out.strip() == f"gm {metadata.version('gm')}"
