@@ -16,11 +16,12 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 from gm.adjudicator.engine import PhaseReport
+from gm.adjudicator.kept import PerVariant
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location, new_tuple
 from gm.domain.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason, Roll
-from gm.domain.phases import Phase, PhaseKind
+from gm.domain.phases import Phase
 from gm.domain.position import Dislodgement, PendingMove, Position
 from gm.domain.units import Unit, UnitType
 from gm.reports.notes import notes_text
@@ -45,7 +46,6 @@ def is_mapping(value: object) -> bool:
     return isinstance(value, dict) or isinstance(value, Mapping)
 
 
-_MEMO_KEY = "interchange"  # where a variant keeps its Memo (Variant.memo)
 _MEMO_LIMIT = 4096
 
 
@@ -199,13 +199,12 @@ def _place(location: Location) -> str:
     return f"{location.province}/{coast}" if coast else location.province
 
 
-def memo_of(variant: Variant) -> Memo:
-    memo = variant.memo.get(_MEMO_KEY)
-    if isinstance(memo, Memo):
-        return memo
-    made = Memo(variant)
-    variant.memo[_MEMO_KEY] = made
-    return made
+def _memo(variant: Variant) -> Memo:
+    return Memo(variant)
+
+
+# Each variant's Memo, kept here by the variant.
+memo_of: PerVariant[Variant, Memo] = PerVariant(_memo)
 
 
 def _keep(memo: dict, key: object, value: object) -> None:
@@ -221,11 +220,9 @@ class BoardReader:
         self.variant = variant
         self.spelling = spelling
         self.memo = memo_of(variant)
-        # What ``centres`` and ``units`` counted as they read, for ``position`` to tell the variant
-        # (Variant.know_centres_held, know_units_held): the centres as written by power, the units
-        # read and how many each power has.
+        # The centres as ``centres`` read them by power, which the result writes back unchanged
+        # where no owner changes (``Memo.centres_read``).
         self._centres_written: dict[str, list[str]] | None = None
-        self._units_read: tuple[list[Unit], dict[str, int]] | None = None
 
     def phase(self, text: object) -> Phase:
         key = text if isinstance(text, str) else str(text)
@@ -324,11 +321,9 @@ class BoardReader:
         read: list[Known] = []
         last = -1
         shared = False
-        held: dict[str, int] = {}
         try:
             for power, items in blocks:
                 met = self._units_of(power)
-                held[power] = held.get(power, 0) + len(items)
                 for text in items:
                     known = self._known(power, text, met)
                     place = known.place
@@ -350,7 +345,6 @@ class BoardReader:
         units = [known.unit for known in read]
         if shared:
             self._check_stacks(units, sides)
-        self._units_read = (units, held)
         self.memo.units_read = read
         return units
 
@@ -428,10 +422,6 @@ class BoardReader:
         written = self._centres_written
         if written is not None:
             self.memo.centres_read = (position.centres, written)
-            self.variant.know_centres_held(position, {power: len(provinces) for power, provinces in written.items()})
-        read = self._units_read
-        if read is not None and read[0] is units and phase.kind is PhaseKind.ADJUSTMENTS:  # what builds count
-            self.variant.know_units_held(position, read[1], {unit.location.province for unit in units})
         return position
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from gm.adjudicator.convoys import ConvoyGeometry
+from gm.adjudicator.kept import BoundedCache, PerVariant
 from gm.adjudicator.rulings import Illegal, Ruling, refusal
 from gm.adjudicator.unit_finder import UnitFinder, last_order_wins, unit_ref
 from gm.adjudicator.variant import Variant
@@ -42,12 +43,20 @@ class _FleetsMatter:
 FLEETS_MATTER: Final = _FleetsMatter()
 
 
+def _verdicts_for(variant: Variant) -> BoundedCache[tuple, object]:
+    return BoundedCache(200_000)
+
+
+# Each variant's verdicts, kept here by the variant (legality depends on its map alone).
+_VERDICTS: Final = PerVariant(_verdicts_for)
+
+
 def review_movement(variant: Variant, position: Position, submitted: Sequence[tuple[str, Order]]) -> list[Ruling]:
     board = UnitFinder(position.units)
     reviewer = _MovementReview(variant, board, position)
     # Legality depends only on the map, the order and the units it names (and, for convoys,
     # where the fleets that could convoy are), so each verdict is kept for later phases and games.
-    verdicts = variant.legality_verdicts if variant.legality_cacheable else None
+    verdicts = _VERDICTS(variant) if variant.legality_cacheable else None
     rulings: list[Ruling] = []
     for count, (power, order) in enumerate(submitted):
         ref: UnitRef | None = order.unit
@@ -77,7 +86,7 @@ def review_movement(variant: Variant, position: Position, submitted: Sequence[tu
 
 
 def _cached_verdict(reviewer: _MovementReview, verdicts: dict, order: Order, unit: Unit) -> Order | str:
-    """A support's or a convoy's verdict, decided once per combination and kept by the variant."""
+    """A support's or a convoy's verdict, decided once per combination and kept for the variant."""
     key = _verdict_key(order, unit, reviewer.board)
     verdict = verdicts.get(key)
     if verdict is FLEETS_MATTER:

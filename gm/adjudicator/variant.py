@@ -50,20 +50,6 @@ class SupportCut(Enum):
     BY_ATTACK = "by attack"  # it takes away only the attack's value: its strength with its supports
 
 
-@mypyc_attr(native_class=False)  # a dict subclass stays an ordinary Python class
-class BoundedCache(dict):
-    """A dict that forgets everything when it grows past its limit (memory stays bounded)."""
-
-    def __init__(self, limit: int):
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key, value) -> None:
-        if len(self) >= self.limit:
-            self.clear()
-        super().__setitem__(key, value)
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # variants subclass it
 class Variant:
     """Standard Diplomacy rules; subclass and override to make a variant."""
@@ -85,7 +71,6 @@ class Variant:
         self._armies_and_fleets = tuple([t for t in unit_types if t.mobility is Mobility.LAND or t.mobility is Mobility.SEA])
         # Answers that depend on the map only, kept because every phase asks them again.
         self._destinations: dict[tuple[UnitType, str, str | None, str], tuple[Location, ...]] = {}
-        self.legality_verdicts: BoundedCache = BoundedCache(200_000)
         # The units last asked about by ``build_sites`` (an adjustment phase asks once for each
         # power of the same position) and the provinces they occupy: one value, so that threads
         # sharing the variant never see one position's units with another's provinces.
@@ -95,8 +80,6 @@ class Variant:
         # supply: each one value, as ``_occupied``.
         self._counted: tuple[Mapping[str, str], dict[str, int]] = (MappingProxyType({}), {})
         self._supplied_counted: tuple[tuple[Unit, ...], dict[str, int]] = ((), {})
-        # What other layers build from the variant once and keep with it (the order grammar).
-        self.memo: dict[str, object] = {}
         # Rules a subclass switches on in its own __init__ (after calling this one):
         self.stacks = False  # units may share a province: ``may_share`` says which
         self.partial_cuts = False  # some units' supports are cut by amounts: ``support_cut`` says whose
@@ -528,20 +511,6 @@ class Variant:
             counts = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
             self._supplied_counted = (position.units, counts)
         return counts
-
-    def know_centres_held(self, position: Position, counts: dict[str, int]) -> None:
-        """Told by a reader that counted the centres of a position it made by owner as it read
-        them (``counts`` must be the position's): builds and the look for a winner then do not
-        count them again."""
-        self._counted = (position.centres, counts)
-
-    def know_units_held(self, position: Position, counts: dict[str, int], occupied: AbstractSet[str]) -> None:
-        """Told by a reader that counted the units of a position it made by power as it read
-        them, and the provinces they stand in (which must be the position's and not change):
-        builds then count none of it again."""
-        if type(self).supplied is Variant.supplied:  # every unit needs supply: the units counted are
-            self._supplied_counted = (position.units, counts)
-        self._occupied = (position.units, occupied)
 
     def builds_refusal(self, position: Position, power: str, count: int) -> str:
         """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),

@@ -14,7 +14,7 @@ from gm.adjudicator.variant import Variant
 from gm.clock import Clock
 from gm.config import AppConfig
 from gm.domain.position import Position
-from gm.adjudicator.variant import BoundedCache
+from gm.adjudicator.kept import BoundedCache
 from gm.domain.orders import Order
 from gm.orders import OrderGrammar, parse_line
 from gm.games.mailer import Mailer

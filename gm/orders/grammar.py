@@ -64,6 +64,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property, partial
 from typing import Any
 
+from gm.adjudicator.kept import PerVariant
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order, UnitRef
@@ -84,8 +85,7 @@ from gm.orders.tokens import WORD, clean_line, tokenize
 from gm.orders.verbs import VerbHandler
 
 NamedUnitResolver = Callable[[Any], UnitRef | None]
-_MEMO_KEY = "order grammar"
-LEADING_VERBS = frozenset({"move", "moves"})  # unit verbs also read before their unit  # where a variant keeps its grammar (Variant.memo)
+LEADING_VERBS = frozenset({"move", "moves"})  # unit verbs also read before their unit
 CACHE_LIMIT = 4096  # lines (and units, and locations) a grammar remembers the reading of
 
 
@@ -163,15 +163,7 @@ class OrderGrammar:
         A variant may define ``extend_order_grammar(grammar) -> OrderGrammar`` to add its verbs
         and named units (usually by returning ``grammar.extended(...)``).
         """
-        kept = variant.memo.get(_MEMO_KEY)
-        if isinstance(kept, OrderGrammar):
-            return kept
-        grammar = cls(variant.map, variant.unit_types)
-        hook = getattr(variant, "extend_order_grammar", None)
-        if callable(hook):
-            grammar = hook(grammar)
-        variant.memo[_MEMO_KEY] = grammar
-        return grammar
+        return _GRAMMARS(variant)
 
     def extended(
         self,
@@ -362,6 +354,18 @@ class OrderGrammar:
     def province_suggestion(self, text: str) -> str | None:
         """The full name of the province nearest to ``text`` (itself if it is a name)."""
         return self.provinces.suggestion(text)
+
+
+def _grammar_of(variant: Variant) -> OrderGrammar:
+    grammar = OrderGrammar(variant.map, variant.unit_types)
+    hook = getattr(variant, "extend_order_grammar", None)
+    if callable(hook):
+        grammar = hook(grammar)
+    return grammar
+
+
+# Each variant's grammar, kept here by the variant (so by the catalog that made it).
+_GRAMMARS: PerVariant[Variant, OrderGrammar] = PerVariant(_grammar_of)
 
 
 def remember(cache: dict[str, Any], key: str, value: Any) -> None:

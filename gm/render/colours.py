@@ -28,6 +28,7 @@ import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from gm.adjudicator.kept import PerVariant
 from gm.adjudicator.variant import Variant
 from gm.render import style
 from gm.render.layers import DrawsMapLayers, MapPen
@@ -202,19 +203,19 @@ def assign(unplayed: tuple[str, ...], listed: tuple[tuple[str, str], ...], arriv
 
 def layer_fills(variant: Variant) -> tuple[str, ...]:
     """The fixed colours (no power's) the variant's layers fill provinces with on its first board
-    (barbarian land's hatching), kept in ``variant.memo``."""
-    found = variant.memo.get(_FILLS_KEY)
-    if found is None:
-        found = ()
-        if isinstance(variant, DrawsMapLayers):
-            pen = MapPen(variant.map.provinces, lambda power: "")
-            variant.map_layers(variant.initial_position(), pen)
-            found = tuple(dict.fromkeys(t.colour for t in pen.tints if t.colour))
-        variant.memo[_FILLS_KEY] = found
-    return found  # type: ignore[no-any-return]
+    (barbarian land's hatching), kept here for each variant."""
+    return _FILLS(variant)
 
 
-_FILLS_KEY = "gm.render.colours.fills"
+def _fills(variant: Variant) -> tuple[str, ...]:
+    if not isinstance(variant, DrawsMapLayers):
+        return ()
+    pen = MapPen(variant.map.provinces, lambda power: "")
+    variant.map_layers(variant.initial_position(), pen)
+    return tuple(dict.fromkeys(t.colour for t in pen.tints if t.colour))
+
+
+_FILLS: PerVariant[Variant, tuple[str, ...]] = PerVariant(_fills)
 
 
 class Palette:

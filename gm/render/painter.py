@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 import skia
 
+from gm.adjudicator.kept import PerVariant
 from gm.render import style
 from gm.render.legend import KEY_TOP
 from gm.render.order_marks import Stroke
@@ -203,7 +204,7 @@ def _surface(pixels: np.ndarray) -> skia.Surface:
 # -- the painter -----------------------------------------------------------------------------------
 
 class Painter:
-    """Draws the board pictures of one map (one per variant, in ``variant.memo``: ``painter_for``),
+    """Draws the board pictures of one map (one per variant: ``painter_for``),
     keeping each picture size's ``Board``."""
 
     def __init__(self) -> None:
@@ -253,15 +254,12 @@ def _rgb(value: str) -> tuple[float, float, float]:
     return c.fR, c.fG, c.fB
 
 
-def painter_for(variant) -> Painter:  # type: ignore[no-untyped-def]
-    """The variant's painter, kept in ``variant.memo`` (so by the catalog that made it)."""
-    found = variant.memo.get(_MEMO_KEY)
-    if found is None:
-        found = variant.memo[_MEMO_KEY] = Painter()
-    return found  # type: ignore[no-any-return]
+def _painter(variant: object) -> Painter:
+    return Painter()
 
 
-_MEMO_KEY = "gm.render.painter"
+# Each variant's painter, kept here by the variant (so by the catalog that made it).
+painter_for: PerVariant[object, Painter] = PerVariant(_painter)
 
 
 def draw(canvas: skia.Canvas, scene: Scene, board: Board) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gm.adjudicator.kept import PerVariant
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.outcomes import OrderResult
@@ -43,16 +44,21 @@ def encode_position(position: Position) -> dict[str, Any]:
     return encoded
 
 
-_MEMO_KEY = "codec units"  # Variant.memo: (power, stored text) -> Unit, for units met before
 _MEMO_LIMIT = 4096
 
 
+def _units_met(variant: Variant) -> dict[tuple[str, str], Unit]:
+    return {}
+
+
+# For each variant: (power, stored text) -> Unit, for units met before.
+_UNITS_MET: PerVariant[Variant, dict[tuple[str, str], Unit]] = PerVariant(_units_met)
+
+
 def decode_unit(variant: Variant, power: str, text: str) -> Unit:
-    """The unit stored as ``text`` ("A PAR", "F STP/NC"). Units are immutable: each variant
-    remembers the last few thousand it decoded, as every phase of a game stores most again."""
-    memo = variant.memo.get(_MEMO_KEY)
-    if not isinstance(memo, dict):
-        memo = variant.memo[_MEMO_KEY] = {}
+    """The unit stored as ``text`` ("A PAR", "F STP/NC"). Units are immutable: the last few
+    thousand decoded for each variant are kept, as every phase of a game stores most again."""
+    memo = _UNITS_MET(variant)
     key = (power, text)
     unit = memo.get(key)
     if unit is None:
@@ -60,7 +66,7 @@ def decode_unit(variant: Variant, power: str, text: str) -> Unit:
         if len(memo) >= _MEMO_LIMIT:
             del memo[next(iter(memo))]
         memo[key] = unit
-    return unit  # type: ignore[no-any-return]
+    return unit
 
 
 def _decode_unit(variant: Variant, power: str, text: str) -> Unit:

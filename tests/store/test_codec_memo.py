@@ -21,8 +21,8 @@ def test_decoded_units_are_remembered_per_variant_and_bounded(monkeypatch) -> No
     assert codec.decode_unit(variant, "Germany", "A PAR").power == "Germany"
     for text in ("A MAR", "A BUR", "A PIC"):
         codec.decode_unit(variant, "France", text)
-    assert list(variant.memo[codec._MEMO_KEY]) == [("France", "A MAR"), ("France", "A BUR"), ("France", "A PIC")]
+    assert list(codec._UNITS_MET(variant)) == [("France", "A MAR"), ("France", "A BUR"), ("France", "A PIC")]
     with pytest.raises(ValueError, match="unknown unit type"):
         codec.decode_unit(variant, "France", "X PAR")
-    assert ("France", "X PAR") not in variant.memo[codec._MEMO_KEY]
-    assert codec._MEMO_KEY not in VariantCatalog().get("standard").memo  # a new variant starts empty
+    assert ("France", "X PAR") not in codec._UNITS_MET(variant)
+    assert codec._UNITS_MET(VariantCatalog().get("standard")) == {}  # a new variant starts empty
