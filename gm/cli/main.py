@@ -25,7 +25,7 @@ COMMANDS = {"adjudicate": "adjudicate_cmd", "maps": "maps_cmd", "maps-shapes": "
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with every command, or only ``command``'s module's when it is known."""
     parser = argparse.ArgumentParser(prog="gm", description="A play-by-email Diplomacy game master.")
-    parser.add_argument("--version", action="version", version=version())
+    parser.add_argument("--version", action=_Version, help="show gm's version and exit")
     parser.add_argument("--config", help="the server's configuration file (default: $GM_CONFIG, or built-in defaults)")
     logs.add_options(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -42,6 +42,19 @@ def version() -> str:
         return f"gm {metadata.version('gm')}"
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         return "gm (not installed)"
+
+
+class _Version(argparse.Action):
+    """argparse's own version action, with the version looked up only when asked for (reading
+    the package's metadata costs a tick or a mail 20-40 ms)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None):
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: object, values: object,
+                 option_string: str | None = None) -> None:
+        print(version())
+        parser.exit()
 
 
 def command_of(argv: Sequence[str]) -> str | None:

@@ -6,28 +6,37 @@ import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert
-
-from gm.adjudicator.variant import Variant
-from gm.clock import Clock
-from gm.config import AppConfig
-from gm.domain.position import Position
 from gm.adjudicator.kept import BoundedCache
-from gm.domain.orders import Order
-from gm.orders import OrderGrammar, parse_line
-from gm.games.mailer import Mailer
 from gm.games.passwords import SecretChecker
-from gm.settings.model import GameSettings
-from gm.settings.reader import read_settings
-from gm.store.codec import decode_position
-from gm.store.database import Database
-from gm.store.models import AuditEntry, Game
-from gm.variants.catalog import VariantCatalog
+
+if TYPE_CHECKING:  # what a service uses is loaded when first used: a cron tick with nothing due loads
+    # neither the variants, nor the order grammar, nor the settings reader (bench/startup.py)
+    from sqlalchemy import Insert
+
+    from gm.adjudicator.variant import Variant
+    from gm.clock import Clock
+    from gm.config import AppConfig
+    from gm.domain.orders import Order
+    from gm.domain.position import Position
+    from gm.games.mailer import Mailer
+    from gm.orders import OrderGrammar
+    from gm.settings.model import GameSettings
+    from gm.store.database import Database
+    from gm.store.models import Game
+    from gm.variants.catalog import VariantCatalog
 
 
-_AUDIT_INSERT = insert(AuditEntry.__table__)  # built once
+@cache
+def _audit_insert() -> Insert:
+    """The audit log's INSERT, built once."""
+    from sqlalchemy import insert
+
+    from gm.store.models import AuditEntry
+
+    return insert(AuditEntry.__table__)
 
 
 class Faults:
@@ -58,6 +67,8 @@ class Services:
         key = f"{game.settings_digest}/{game.name}"
         found = self._settings_cache.get(key)
         if found is None:
+            from gm.settings.reader import read_settings
+
             text = game.settings["yaml"]
             games = read_settings(text, game.settings_source or game.name, self.known_variant, self.rule_problems)
             found = next(g for g in games if g.name == game.settings.get("name", game.name))
@@ -75,10 +86,14 @@ class Services:
         return self.catalog.get(game.variant)
 
     def grammar_of(self, game: Game) -> OrderGrammar:
+        from gm.orders import OrderGrammar
+
         return OrderGrammar.for_variant(self.variant_of(game))
 
     def orders_from(self, game: Game, lines: list[str]) -> list[Order]:
         """Stored order lines (canonical text) as orders; each line is parsed once per process."""
+        from gm.orders import parse_line
+
         grammar = self.grammar_of(game)
         orders = []
         for line in lines:
@@ -99,6 +114,8 @@ class Services:
         cached = game.__dict__.get("_decoded_position")
         if cached is not None and cached[0] is game.position:
             return cached[1]
+        from gm.store.codec import decode_position
+
         position = decode_position(self.variant_of(game), game.position)
         game.__dict__["_decoded_position"] = (game.position, position)
         return position
@@ -106,7 +123,7 @@ class Services:
     def audit(self, session: Any, game: Game | None, actor: str, action: str, **details: Any) -> None:
         """An entry in the audit log, in the caller's transaction (a plain INSERT on the
         session's connection, as for mails: gm.games.mailer.Mailer.queue_rows)."""
-        session.connection().execute(_AUDIT_INSERT, {"game_id": game.id if game else None, "actor": actor, "action": action,
+        session.connection().execute(_audit_insert(), {"game_id": game.id if game else None, "actor": actor, "action": action,
                                         "details": details, "at": self.clock.now()})
 
 

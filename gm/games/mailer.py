@@ -11,10 +11,10 @@ import textwrap
 import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
@@ -22,6 +22,9 @@ from gm.clock import Clock
 from gm.config import AppConfig
 from gm.games.plaintext import header_text, printable, quoted
 from gm.store.models import OutboundMail, OutboundStatus
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 WIDTH = 72
@@ -96,6 +99,8 @@ def hang(text: str, indent: int = 4, width: int = WIDTH) -> str:
 
 
 def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
     env = Environment(
         loader=FileSystemLoader(str(directory)),
         undefined=StrictUndefined,
@@ -121,9 +126,19 @@ class Mailer:
     def __init__(self, config: AppConfig, clock: Clock, environment: Environment | None = None):
         self.config = config
         self.clock = clock
-        self.env = environment or make_environment()
-        self._templates = frozenset(self.env.list_templates())
-        self.env.globals["rules_template"] = self.rules_template  # the mails mention HELP RULES
+        self._environment = environment
+
+    @cached_property
+    def env(self) -> Environment:
+        """The templates, loaded when a mail is first written (a cron tick with nothing to say
+        loads no template engine)."""
+        env = self._environment or make_environment()
+        env.globals["rules_template"] = self.rules_template  # the mails mention HELP RULES
+        return env
+
+    @cached_property
+    def _templates(self) -> frozenset[str]:
+        return frozenset(self.env.list_templates())
 
     def rules_template(self, variant: str) -> str | None:
         """The template of the variant's rules as this judge reads them, if one is written."""

@@ -18,21 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gm.adjudicator.engine import adjudicate
-from gm.adjudicator.variant import Variant
-from gm.domain.position import Position
 from gm.games.context import Services
-from gm.games.orderbook import parse_stored
-from gm.orders import OrderGrammar
-from gm.reports.results import results_context
-from gm.store.codec import decode_position
 from gm.store.models import Game, GameStatus, OutboundMail, PhaseRecord
-from gm.variants.catalog import VariantCatalog
+
+if TYPE_CHECKING:  # the adjudicator and the order grammar are loaded where a phase is played again: the
+    # outbox's sender loads this module for every mail, most of them without a picture
+    from gm.adjudicator.variant import Variant
+    from gm.domain.position import Position
+    from gm.variants.catalog import VariantCatalog
 
 ATTACHED = ":: Attached: "  # a reply's line naming a picture it carries
 CHART = "chart"
@@ -53,6 +51,11 @@ def arrivals(game: Game) -> list[str]:
 def phase_report(variant: Variant, record: PhaseRecord, seed: str):  # type: ignore[no-untyped-def]
     """A processed phase adjudicated again from its stored position and orders, with the game's
     dice seed (the engine is deterministic, so this is the outcome the players were sent)."""
+    from gm.adjudicator.engine import adjudicate
+    from gm.games.orderbook import parse_stored
+    from gm.orders import OrderGrammar
+    from gm.store.codec import decode_position
+
     position = decode_position(variant, record.position_before)
     grammar = OrderGrammar.for_variant(variant)
     orders = [(power, order) for power, lines in (record.orders or {}).items() for order in parse_stored(grammar, lines)]
@@ -74,8 +77,12 @@ class Picture:
 
 def draw(picture: Picture, catalog: VariantCatalog) -> bytes | None:
     """The picture as PNG (None: nothing to draw)."""
+    from gm.adjudicator.engine import adjudicate
+    from gm.games.orderbook import parse_stored
+    from gm.orders import OrderGrammar
     from gm.render import render_phase_png  # loaded only by a process that draws (not by `gm receive`)
     from gm.render.chart import chart_png, history_chart
+    from gm.store.codec import decode_position
 
     variant = catalog.get(picture.variant)
     if picture.chart:
@@ -173,6 +180,8 @@ def chart_points(services: Services, session: Session, game: Game, upto: PhaseRe
     """The boards the chart plots: the start, and the board at the end of each year (as it was
     once its last phase was processed), up to ``upto``'s year if given; with ``now``, also the
     board as it stands when the year in play is not over."""
+    from gm.store.codec import decode_position
+
     variant = services.variant_of(game)
     return [(label, decode_position(variant, stored)) for label, stored in stored_points(services, session, game, upto, now)]
 
@@ -318,6 +327,8 @@ def phase_names(session: Session, game: Game) -> Sequence[str]:
 def phase_results_text(services: Services, game: Game, record: PhaseRecord) -> str:
     """A processed phase's results as its results mail printed them (adjudicated again from the
     store: the same outcome), for HISTORY and the phase's page."""
+    from gm.reports.results import results_context
+
     variant = services.variant_of(game)
     position, report = phase_report(variant, record, game.dice_seed)
     return services.mailer.render("mail/_phase_results.txt.j2", game=game, played=record.results.get("played", []),

@@ -28,7 +28,7 @@ import traceback
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import Message
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Row
 from sqlalchemy.exc import IntegrityError
@@ -36,8 +36,6 @@ from sqlalchemy.orm import Session
 
 from gm.commands.base import Invocation, MailContext, Section
 from gm.commands.reader import read_invocations
-from gm.commands.registry import CommandTable
-from gm.commands.runner import run_commands
 from gm.games.context import Services
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
@@ -50,6 +48,9 @@ from gm.services.replying import Addressee, queue_reply
 from gm.store import inbound
 from gm.store.models import InboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
+
+if TYPE_CHECKING:  # every command's module: loaded when a mail is first read, not by a cron tick with no mail
+    from gm.commands.registry import CommandTable
 
 log = logging.getLogger(__name__)
 UNHANDLED_AFTER = timedelta(minutes=1)  # a mail stored longer ago than this and still new was left
@@ -66,7 +67,16 @@ class Handled:
 class Intake:
     def __init__(self, services: Services, table: CommandTable | None = None):
         self.services = services
-        self.table = table or CommandTable()
+        self._table = table
+
+    @property
+    def table(self) -> CommandTable:
+        """Every command, made when first asked for."""
+        if self._table is None:
+            from gm.commands.registry import CommandTable
+
+            self._table = CommandTable()
+        return self._table
 
     # -- the transport's entry points ------------------------------------------------
 
@@ -235,6 +245,8 @@ def run(services: Services, session: Session, table: CommandTable, row: Row[Any]
                       received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
                       authenticated=authenticated(message, services.config.authserv_id))
     if invocations:
+        from gm.commands.runner import run_commands
+
         sections = run_commands(ctx, table, invocations)
     else:
         sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
