@@ -28,7 +28,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
-from gm.games.lifecycle import current_seats
 from gm.games.mailer import format_moment, reader_zone
 from gm.games.notices import tell_everyone
 from gm.settings.model import TakeoverPolicy
@@ -56,6 +55,8 @@ def waiting_for(power: str | None) -> str:
 
 def holder(game: Game, opening: Opening) -> Seat | None:
     """The seat that holds the opening's power now."""
+    from gm.games.lifecycle import current_seats  # lifecycle loads the adjudicator: a tick asks `due` alone
+
     return next((s for s in current_seats(game) if s.power_key == opening.power_key), None)
 
 
@@ -157,6 +158,8 @@ def open_power(services: Services, session: Session, game: Game, seat: Seat, rea
 def open_abandoned(services: Services, session: Session, game: Game) -> None:
     """Open each power whose player the game's ``missed:`` policy gave up on: left in civil
     disorder, or waited for with the game paused (open already: left as it is)."""
+    from gm.games.lifecycle import current_seats
+
     for seat in current_seats(game):
         if seat.player is not None and seat.power and (seat.status == SeatStatus.CIVIL_DISORDER or (
                 game.status == GameStatus.PAUSED and game.paused_reason == waiting_for(seat.power))):
@@ -296,6 +299,8 @@ def standby_order(services: Services, session: Session, game: Game) -> Iterator[
 def next_standby(session: Session, services: Services, game: Game, opening: Opening) -> Player | None:
     """The first standby not asked yet for this opening who may play it: not playing in the game
     already, and not the player who left it."""
+    from gm.games.lifecycle import current_seats
+
     playing = {s.player_id for s in current_seats(game) if s.player_id is not None}
     left = {s.player_id for s in game.seats if s.power_key == opening.power_key and s.player_id is not None}
     for entry in standby_order(services, session, game):

@@ -19,13 +19,7 @@ from sqlalchemy.orm import Session
 
 from gm.games import openings
 from gm.games.context import Services
-from gm.games.lifecycle import lock_game, seat_of
-from gm.games.notices import recipients
-from gm.games.orderbook import late_powers
-from gm.services.processing import process
-from gm.games.schedule import refresh_due
 from gm.services.settings_files import SettingsFiles
-from gm.settings.model import LatePolicy
 from gm.store.models import Game, GameStatus, Opening, SeatStatus, WebRole
 from gm.store.retry import DatabaseBusy, in_transaction
 from gm.games.mailer import reader_zone
@@ -76,6 +70,8 @@ class Scheduler:
 
     def pass_offer(self, session: Session, opening_id: int) -> None:
         """A standby's time to answer for an open power is over: the next one's turn, or everyone's."""
+        from gm.games.lifecycle import lock_game
+
         found = session.get(Opening, opening_id)
         game = lock_game(session, found.game_id) if found is not None else None
         opening = session.get(Opening, opening_id, populate_existing=True) if game is not None else None
@@ -93,6 +89,13 @@ class Scheduler:
 
     def advance(self, session: Session, game_id: int) -> TickReport:
         """One game's due work, in the caller's transaction; what was done."""
+        # Loaded with the first game due: a cron tick with nothing due loads neither the adjudicator
+        # nor the games' rules (bench/startup.py).
+        from gm.games.lifecycle import lock_game
+        from gm.games.orderbook import late_powers
+        from gm.games.schedule import refresh_due
+        from gm.services.processing import process
+
         done = TickReport()
         game = lock_game(session, game_id)
         now = self.services.clock.now()
@@ -135,6 +138,9 @@ class Scheduler:
                and deadline - r > (game.phase_started_at or now)]
         if not due:
             return
+        from gm.games.lifecycle import seat_of
+        from gm.games.orderbook import late_powers
+
         late = late_powers(self.services, game)
         for before in due:
             sent.append(int(before.total_seconds()))
@@ -153,6 +159,10 @@ class Scheduler:
         game.notices = notices
 
     def _late_notices(self, session: Session, game: Game, late: list[str]) -> None:
+        from gm.games.lifecycle import seat_of
+        from gm.games.notices import recipients
+        from gm.settings.model import LatePolicy
+
         settings = self.services.settings_of(game)
         assert game.deadline is not None
         notices = dict(game.notices or {})

@@ -9,18 +9,19 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services, digest
-from gm.games.lifecycle import GameError, create_or_update
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
-from gm.settings.model import GameSettings
-from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import AuditEntry, Game
 from gm.store.retry import DatabaseBusy, in_transaction
+
+if TYPE_CHECKING:
+    from gm.settings.model import GameSettings
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,9 @@ class SettingsFiles:
         return report
 
     def sync_file(self, path: Path, report: SyncReport) -> None:
+        from gm.games.lifecycle import GameError  # loaded when a file is read: most ticks read none
+        from gm.settings.reader import SettingsError, read_settings
+
         text = path.read_text(encoding="utf-8")
         try:
             games = read_settings(text, str(path), self.services.known_variant, self.services.rule_problems)
@@ -81,6 +85,8 @@ class SettingsFiles:
 
     def _apply(self, session: Session, settings: GameSettings, text: str, path: Path) -> str | None:
         """Brings the game in line with its file; the digest of the settings it had (None: new)."""
+        from gm.games.lifecycle import create_or_update
+
         before = session.scalar(select(Game.settings_digest).where(Game.name == settings.name))
         create_or_update(self.services, session, settings, text, str(path))
         return before

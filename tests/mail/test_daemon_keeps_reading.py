@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import event
 
 import gm.games.pictures as pictures
-import gm.runtime.scheduler as scheduler_module
+import gm.services.processing as processing
 from gm.runtime.daemon import Daemon
 from gm.services.drawing import Here, Workers
 from gm.services.sending import Dispatcher
@@ -61,7 +61,7 @@ def _on_the_loop(monkeypatch: pytest.MonkeyPatch, engine: Any) -> list[str]:
         monkeypatch.setattr(owner, name, watched)
 
     event.listen(engine, "checkout", lambda *_: note("a database connection"))
-    watch(scheduler_module, "process")
+    watch(processing, "process")  # the scheduler takes it from there at each game due
     watch(pictures, "draw")
     return found
 
