@@ -26,13 +26,14 @@ from gm.games.lifecycle import (
     seat_of,
     seats_wanted,
 )
-from gm.games.mailer import format_moment, hang
+from gm.games.mailer import format_moment, hang, zone_named
 from gm.games.mailer import reader_zone as zone_seen
 from gm.games.notices import tell_gm
 from gm.games.privacy import game_seen_by, hidden_from, no_such_game
 from gm.games.reveal import player_name, players_named
 from gm.games.pictures import CHART, announce, chart_title, phase_names, phase_named, record_named
 from gm.games.summary import year_by_year
+from gm.games.voids import void_by_own_orders
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
 from gm.reports.names import Namer
@@ -319,7 +320,7 @@ class List(Command):
                      if not hidden_from(ctx.services, g, ctx.sender)]
             if not games:
                 return ["There are no games on this judge."]
-            return [_game_line(ctx, g) for g in games]
+            return _game_table(ctx, games)
         word, _, rest = name.partition(" ")
         game = game_seen_by(ctx.services, ctx.session, name, ctx.sender)
         if game is None and word.upper() in topics.PROVINCES:
@@ -353,18 +354,35 @@ class List(Command):
                                   f"{openings.policy_words(ctx.services, game)}).", 4))
         else:
             lines.append(seats_line(ctx, game))
-        lines.append(deadline_line(ctx, game))
+        if game.status == GameStatus.ACTIVE and game.deadline is not None:
+            lines.append(deadline_line(ctx, game))
+        elif game.paused_reason:  # the state is said above; why it is paused is not
+            lines.append(hang(f"Paused: {game.paused_reason}", 4))
         return lines
 
 
-def _game_line(ctx: MailContext, game: Game) -> str:
-    """A game in the list of games: its variant, state, phase, and the powers open to take over."""
-    line = f"  {game.name:<16} {game.variant:<24} {game.status:<9} {game.phase or ''}"
-    if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
-        found = [power for power, _ in openings.open_powers(ctx.services, ctx.session, game)]
-        if found:
-            line += "\n" + hang(f"{'':19}open to take over: {', '.join(found)}", 19)
-    return line
+def _game_table(ctx: MailContext, games: list[Game]) -> list[str]:
+    """The games on the judge under a header: each one's variant, state, phase and next
+    deadline (in the reader's zone if signed on with one, else the game's), and the powers open
+    to take over."""
+    own = ctx.seat.player.timezone if ctx.seat is not None and ctx.seat.player is not None else None
+    rows = [("Game", "Variant", "State", "Phase", "Next deadline")]
+    for game in games:
+        due = ""
+        if game.status == GameStatus.ACTIVE and game.deadline is not None:
+            zone = zone_named(zone_seen(own, ctx.services.settings_of(game).schedule.zone.key))
+            local = game.deadline.astimezone(zone)
+            due = f"{local:%d %b %Y %H:%M} {local.tzname()}"
+        rows.append((game.name, game.variant, str(game.status), game.phase or "", due))
+    widths = [max(len(row[k]) for row in rows) for k in range(4)]
+    lines = []
+    for game, row in zip([None, *games], rows):
+        lines.append(("  " + "  ".join(f"{cell:<{width}}" for cell, width in zip(row, widths)) + "  " + row[4]).rstrip())
+        if game is not None and game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
+            found = [power for power, _ in openings.open_powers(ctx.services, ctx.session, game)]
+            if found:
+                lines.append(hang(f"{'':{widths[0] + 4}}open to take over: {', '.join(found)}", widths[0] + 4))
+    return lines
 
 
 def seats_line(ctx: MailContext, game: Game) -> str:
@@ -426,22 +444,32 @@ class Orders(Command):
             lines.extend(hang(f"    note: {w}", 10) for w in report.warnings)
         if unshown:
             lines.append(f"({count_lines(unshown, 'more')} read, all fine: not shown.)")
-        return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing, namer)
+        return lines + [""] + order_summary(ctx, game, power, submission.orders, submission.missing, namer,
+                                            submission.void)
 
 
 def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missing: list[str],
-                  namer: Namer | None = None) -> list[str]:
-    """``namer``: names on the board the orders are read on (made here when not given)."""
+                  namer: Namer | None = None, void: dict[int, str] | None = None) -> list[str]:
+    """``namer``: names on the board the orders are read on (made here when not given);
+    ``void``: the orders (by index) the set makes void, with why, where not said above (found
+    here when not given)."""
     position = ctx.services.position_of(game)
-    if namer is None:
-        variant = ctx.services.variant_of(game)
-        namer = Namer(variant, orderbook.board_for(variant, position, power, orders), whole=True)
-    title = ctx.services.variant_of(game).title(position.phase)
+    variant = ctx.services.variant_of(game)
+    if namer is None or void is None:
+        board = orderbook.board_for(variant, position, power, orders)
+        namer = namer or Namer(variant, board, whole=True)
+        void = void if void is not None else void_by_own_orders(variant, board, power, orders, Namer(variant, board))
+    title = variant.title(position.phase)
     lines = [hang(f"Current orders for {power} in {game.name}, {title}:", 4)]
-    lines += [hang(f"  {namer.order(o, power)}", 6) for o in orders] or ["  (none)"]
+    for index, order in enumerate(orders):
+        lines.append(hang(f"  {namer.order(order, power)}", 6))
+        if index in void:
+            lines.append(hang(f"      ({void[index]})", 7))
+    if not orders:
+        lines.append("  (none)")
     if missing:
         lines.append(hang("Still without orders: " + ", ".join(missing), 4))
-    lines += [hang(line, 4) for line in ctx.services.variant_of(game).orders_note(position, power, orders)]
+    lines += [hang(line, 4) for line in variant.orders_note(position, power, orders)]
     lines.append(deadline_line(ctx, game))
     return lines
 

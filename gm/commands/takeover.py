@@ -144,6 +144,13 @@ def open_list(ctx: MailContext, game: Game) -> str:
     return f" (open now: {', '.join(found)})" if found else " (no power of it is open now)"
 
 
+def reach_gm(game: Game) -> str:
+    """How someone who plays no power in a game waits for one, or writes to its game master."""
+    return (f"STANDBY {game.name} asks to be offered the next power that opens. To write to its game "
+            f"master: OBSERVE {game.name}, whose answer gives an observer secret, then a mail with "
+            f"SIGNON OBSERVER {game.name} <secret> and PRESS TO GM, your words, ENDPRESS.")
+
+
 def names_open_power(ctx: MailContext, game: Game, wanted: str | None) -> bool:
     """Whether ``wanted`` names a power of ``game`` that is open (a JOIN for it is a takeover)."""
     power = power_named(game, ctx.services.variant_of(game), wanted) if wanted else None
@@ -156,7 +163,7 @@ def join_started(ctx: MailContext, game: Game, wanted: str | None) -> list[str]:
     services, session = ctx.services, ctx.session
     if not wanted:
         raise CommandError(f"game {game.name} has started: to take over a power its player left, write "
-                           f"JOIN {game.name} <power>{open_list(ctx, game)}")
+                           f"JOIN {game.name} <power>{open_list(ctx, game)}. {reach_gm(game)}")
     variant = services.variant_of(game)
     power = power_named(game, variant, wanted)
     seat = seat_of(game, power) if power else None
@@ -171,7 +178,7 @@ def join_started(ctx: MailContext, game: Game, wanted: str | None) -> list[str]:
     opening = openings.opening_of(session, game, seat)
     if opening is None:
         raise CommandError(f"{power} in {game.name} has a player: only a power its player left may be taken "
-                           f"over{open_list(ctx, game)}")
+                           f"over{open_list(ctx, game)}. {reach_gm(game)}")
     policy = services.settings_of(game).takeover.policy
     if policy is TakeoverPolicy.NONE:
         raise CommandError(f"{power} in {game.name} has no player, but in {game.name} only the game master "

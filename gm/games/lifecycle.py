@@ -242,7 +242,9 @@ def join(
     if variant.open_membership:
         return _join_open(services, session, game, email, name, preference or "", timezone)
     if game.status != GameStatus.FORMING:
-        raise GameError(f"game {game.name} has already started; ask the GM to be a replacement")
+        raise GameError(f"game {game.name} has ended: no one joins it now" if game.status == GameStatus.FINISHED
+                        else f"game {game.name} has started: JOIN {game.name} <power> asks for a power its "
+                        "player left (LIST shows them)")
     player = player_for(services, session, email, name, timezone)
     if any(s.player_id == player.id for s in current_seats(game)):
         raise GameError(f"{player.email} has already joined {game.name}")

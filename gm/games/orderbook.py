@@ -28,6 +28,7 @@ from gm.orders.forms import form_for
 from gm.reports.examples import example_of
 from gm.games.lifecycle import seat_of
 from gm.games.schedule import refresh_due
+from gm.games.voids import void_by_own_orders
 from gm.store.models import Game, OrderSet, SeatStatus
 
 
@@ -49,6 +50,9 @@ class Submission:
     orders: list[Order]  # the power's whole current set
     missing: list[str]  # what still needs an order (units, or "2 builds")
     board: Position  # the board as the orders are read on it (units to be placed, placed)
+    # The orders of the set (by index) that the set makes void, and why (gm.games.voids), but
+    # for those said on this submission's own lines.
+    void: dict[int, str] = field(default_factory=dict)
 
 
 def board_for(variant: Variant, position: Position, power: str, orders: Sequence[Order]) -> Position:
@@ -238,7 +242,13 @@ def submit(
     _store_set(services, session, game, power, previous, text, [str(o) for o in orders], by, inbound_id)
     missing = missing_for(variant, position, power, orders)
     _mark_ready(game, power, missing)
-    return Submission(reports, orders, missing, board_for(variant, position, power, orders))
+    board = board_for(variant, position, power, orders)
+    voids = void_by_own_orders(variant, board, power, orders, Namer(variant, board))
+    for report, _ in accepted:  # said on the line that gives the order; the others in the summary
+        index = next((k for k, o in enumerate(orders) if o is report.order), None)
+        if index in voids:
+            report.warnings.append(voids.pop(index))
+    return Submission(reports, orders, missing, board, voids)
 
 
 def _book(variant: Variant, position: Position, power: str, kept: list[Order],
@@ -322,7 +332,9 @@ def _key_with_count(order: Order, current: dict[str, Order], shared: frozenset[s
 def _report(parsed: ParsedLine) -> LineReport:
     errors = [d for d in parsed.diagnostics if d.severity is Severity.ERROR]
     warnings = [str(d) for d in parsed.diagnostics if d.severity is Severity.WARNING]
-    form = next((d.form for d in errors if d.form and not d.suggestion), None)  # a near miss says enough
+    # The order's form, where the line went wrong in it: a near miss says enough, and an unknown
+    # name is no fault of the form.
+    form = next((d.form for d in errors if d.form and not d.suggestion and not d.unknown_name), None)
     return LineReport(parsed.line_no, parsed.text, parsed.order if parsed.ok else None,
                       "; ".join(str(d) for d in errors), warnings, form)
 

@@ -31,6 +31,7 @@ ROUTE_WORDS = frozenset({"-", "to"})
 CHAIN_VERBS = frozenset({"move", "moves"})  # "Tin move to Cea" inside a chain of places
 VIA_WORDS = frozenset({"via", "by"})
 VIA_SECOND = frozenset({"convoy", "c", "sea"})
+WORD_WEIGHT = 0.01  # what each word of a misspelt name adds to its similarity: names are read whole
 
 
 def first_success(attempts: Sequence[Callable[[], R]]) -> tuple[int, R]:
@@ -152,7 +153,7 @@ class Cursor:
         def diagnose() -> Diagnostic:
             misspelt = self._misspelt_name_before(i)
             if misspelt is not None:
-                return Diagnostic.error(f'unknown province "{misspelt[0]}"', misspelt[1])
+                return Diagnostic.unknown(f'unknown province "{misspelt[0]}"', misspelt[1])
             return Diagnostic.error(f'unexpected "{self.text(i)}" at the end of the order')
 
         raise OrderSyntaxError(diagnose, i)
@@ -165,34 +166,71 @@ class Cursor:
 
     def name_before(self, i: int) -> tuple[str, str, float] | None:
         """(words as written, the province name they nearly spell, similarity) for the words at
-        ``i`` read with one or two words before them, where that spells a longer name."""
-        best: tuple[str, str, float] | None = None
-        for back in (1, 2):
-            start = i - back
-            if start < 0 or any(t.kind != WORD for t in self.tokens[start:i]):
-                break
-            parts, ends = word_run(self.tokens, start, back + 2)
-            for k in range(back + 1, len(parts) + 1):
-                found = self.grammar.provinces.closest_entry(" ".join(parts[:k]))
-                # The name must have more words than were read: "Kiel X" is Kiel plus junk.
-                if (
-                    found
-                    and found[2] >= 0.8
-                    and len(found[0].split()) > back
-                    and (best is None or found[2] > best[2])
-                ):
-                    best = (self.text(start, ends[k - 1]), found[1], found[2])
-        return best
+        ``i`` read with one or two words before them (across a tight hyphen: "Mid-Atlantik",
+        whose "Mid" was read as a name of its own), where that spells a longer name."""
+        return self._nearest_name(i, back=(1, 2))
 
     def province_guess(self, i: int) -> tuple[str, str, float] | None:
         """For unknown words at ``i``: (words as written, nearest province name, similarity)."""
-        parts, ends = word_run(self.tokens, i, 3)
-        best: tuple[str, str, float] | None = None
-        for k in range(1, len(parts) + 1):
-            found = self.grammar.provinces.closest(" ".join(parts[:k]))
-            if found and (best is None or found[1] >= best[2]):
-                best = (self.text(i, ends[k - 1]), found[0], found[1])
-        return best
+        return self._nearest_name(i, back=(0,))
+
+    def _nearest_name(self, i: int, back: Sequence[int]) -> tuple[str, str, float] | None:
+        """The name nearest to the words around ``i``: each run of words (joined by spaces or
+        tight hyphens) that starts ``back`` words before ``i`` and reaches at least to ``i``.
+
+        A name is read whole: the runs that spell a name closely (similarity 0.8 or more) come
+        first, and among them each word more counts a little ("Hercynian Forekt" is Hercynian
+        Forest misspelt, not Hercynia and a word more); an order word at either end of a run is no
+        part of a name unless the name has it. A run that starts before ``i`` only counts where it
+        spells closely a name of more words than it has before ``i``."""
+        starts = self._word_starts_before(i, max(back))
+        limit = self.grammar.provinces.max_words + 1
+        best: tuple[tuple[bool, float], tuple[str, str, float]] | None = None
+        for before in back:
+            if before >= len(starts):
+                break
+            start = starts[before]
+            parts, ends = word_run(self.tokens, start, before + limit)
+            for k in range(before + 1, len(parts) + 1):
+                found = self.grammar.provinces.closest_entry(" ".join(parts[:k]))
+                if found is None:
+                    continue
+                close = found[2] >= 0.8
+                if before and not (close and len(found[0].split()) > before):
+                    continue  # "Kiel X" is Kiel plus junk
+                if self._order_word_at_edge(parts[0], parts[k - 1], found[0]):
+                    continue  # "S Aegekn Sea", "Aegekn Sea H"
+                rank = (close, found[2] + WORD_WEIGHT * k if close else found[2])
+                if best is None or rank >= best[0]:
+                    best = (rank, (self.text(start, ends[k - 1]), found[1], found[2]))
+        return None if best is None else best[1]
+
+    def _order_word_at_edge(self, first: str, last: str, spelling: str) -> bool:
+        """Whether a run of words starts or ends with an order word the spelling it nearly
+        matches does not have."""
+        g = self.grammar
+        words = spelling.split()
+        return any(
+            (w in g.unit_verbs or w in g.line_verbs or w in ROUTE_WORDS) and w not in words
+            for w in (first.split()[0], last.split()[-1])
+        )
+
+    def _word_starts_before(self, i: int, most: int) -> list[int]:
+        """Token indexes of the word at ``i`` and of up to ``most`` words before it, nearest
+        first, going back over words and tight hyphens only."""
+        if i >= len(self.tokens) or self.tokens[i].kind != WORD:
+            return []
+        starts = [i]
+        j = i
+        while len(starts) <= most:
+            if j >= 1 and self.tokens[j - 1].kind == WORD:
+                j -= 1
+            elif j >= 2 and self.tokens[j - 1].tight and self.tokens[j - 2].kind == WORD:
+                j -= 2
+            else:
+                break
+            starts.append(j)
+        return starts
 
     def unknown_province(self, i: int, what: str = "province") -> OrderSyntaxError:
         t = self.tokens[i] if i < len(self.tokens) else None
@@ -202,15 +240,12 @@ class Cursor:
             return self.error(f'expected a {what}, found "{t.text}"', pos=i)
 
         def diagnose() -> Diagnostic:
-            guess = self.province_guess(i)
             # The word may end a name of several words whose first was read as a name of its
             # own: "New Carthagee" is New Carthage misspelt, not "New" then "Carthagee".
-            longer = self.name_before(i)
-            if longer is not None and (guess is None or longer[2] >= guess[2]):
-                guess = longer
+            guess = self._nearest_name(i, back=(0, 1, 2))
             if guess:
-                return Diagnostic.error(f'unknown province "{guess[0]}"', guess[1])
-            return Diagnostic.error(f'unknown province "{t.text}"')
+                return Diagnostic.unknown(f'unknown province "{guess[0]}"', guess[1])
+            return Diagnostic.unknown(f'unknown province "{t.text}"')
 
         return OrderSyntaxError(diagnose, i)
 
@@ -253,7 +288,7 @@ class Cursor:
                 after = self.peek(1)
                 if after is None or after.kind != WORD:
                     raise self.error('missing coast after "/"', pos=self.i + 1)
-                raise self.error(f'unknown coast "{after.text}"', pos=self.i + 1)
+                raise OrderSyntaxError(Diagnostic.unknown(f'unknown coast "{after.text}"'), self.i + 1)
             coast, self.i = found
             return coast
         if t.kind == OPEN:  # stp(nc), St Petersburg (north coast); "(via convoy)" is not a coast

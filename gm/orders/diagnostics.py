@@ -20,6 +20,9 @@ class Diagnostic:
     # The order word of the order the line seemed to give ("support", "attacks", "pay"), when it
     # went wrong after it: the reply can show that order's form (gm.orders.forms).
     form: str | None = None
+    # A name in the line is unknown (a province, a coast): the line's form was right, so a reply
+    # shows no form for it.
+    unknown_name: bool = False
 
     def __str__(self) -> str:
         if self.suggestion:
@@ -29,6 +32,11 @@ class Diagnostic:
     @classmethod
     def error(cls, message: str, suggestion: str | None = None, form: str | None = None) -> Diagnostic:
         return cls(Severity.ERROR, message, suggestion, form)
+
+    @classmethod
+    def unknown(cls, message: str, suggestion: str | None = None) -> Diagnostic:
+        """An error in a name, not in the line's form."""
+        return cls(Severity.ERROR, message, suggestion, unknown_name=True)
 
     @classmethod
     def warning(cls, message: str, suggestion: str | None = None) -> Diagnostic:

@@ -302,7 +302,7 @@ class OrderGrammar:
             province = c.province_guess(c.i)
             longer = c.name_before(c.i)  # "A New Carthagee": New Carthage misspelt, "New" read as a name
             if longer is not None and (province is None or longer[2] >= province[2]):
-                return Diagnostic.error(f'unknown province "{longer[0]}"', longer[1])
+                return Diagnostic.unknown(f'unknown province "{longer[0]}"', longer[1])
             if province is not None and province[2] < 0.8:
                 province = None  # here the word may be anything: only suggest close names
             if verb is not None and (province is None or verb[1] >= province[2]):
@@ -312,7 +312,7 @@ class OrderGrammar:
                     return Diagnostic.error(f'unknown unit type "{t.text}"', verb[0].capitalize())
                 return Diagnostic.error(f'unknown order "{t.text}" {where}', verb[0])
             if province is not None:
-                return Diagnostic.error(f'unknown province "{province[0]}"', province[1])
+                return Diagnostic.unknown(f'unknown province "{province[0]}"', province[1])
             expected = "an order" if unit is not None else "a unit or an order"
             return Diagnostic.error(f'expected {expected} {where}, found "{t.text}"')
 

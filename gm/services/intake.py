@@ -44,7 +44,7 @@ from gm.services.authresults import authenticated
 from gm.services.mail_rules import reason_to_ignore
 from gm.services.mailtext import body_text, readable_lines
 from gm.services.masking import mask_raw
-from gm.services.replying import Addressee, queue_reply
+from gm.services.replying import Addressee, outbox_mark, queue_reply, reply_first
 from gm.store import inbound
 from gm.store.models import InboundStatus
 from gm.store.retry import DatabaseBusy, in_transaction
@@ -244,6 +244,7 @@ def run(services: Services, session: Session, table: CommandTable, row: Row[Any]
     ctx = MailContext(services=services, session=session, sender=row.sender, now=services.clock.now(),
                       received_at=row.received_at, inbound_id=row.id, message_id=row.message_id,
                       authenticated=authenticated(message, services.config.authserv_id))
+    mark = outbox_mark(session)
     if invocations:
         from gm.commands.runner import run_commands
 
@@ -251,6 +252,8 @@ def run(services: Services, session: Session, table: CommandTable, row: Row[Any]
     else:
         sections = [Section([], ["No commands found in your mail. Send HELP for the list of commands."], ok=False)]
     held = queue_reply(services, session, _addressee(row), sections, attach=ctx.attach, secrets=ctx.revealed)
+    if not held:
+        reply_first(session, row.sender, mark)
     return Handled(InboundStatus.DONE, held, secrets, _outcome(ctx, sections))
 
 

@@ -7,16 +7,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from gm.commands.base import Section
 from gm.games.context import Services
 from gm.games.mailer import format_moment
 from gm.services.reply_policy import PAUSED, REFUSAL, ReplyFacts, Verdict, decide
-from gm.store.models import Player
+from gm.store.models import OutboundMail, Player
 
 SIGNON = "SIGNON"
+_OUTBOX = OutboundMail.__table__
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,23 @@ def _pause_notice(services: Services, session: Session, to: Addressee, facts: Re
 def reply_subject(subject: str) -> str:
     subject = subject.strip() or "your mail"
     return (subject if subject.lower().startswith("re:") else f"Re: {subject}")[:200]
+
+
+def outbox_mark(session: Session) -> int:
+    """The outbox's last id before a mail's commands run (``reply_first``)."""
+    return session.scalar(select(func.max(_OUTBOX.c.id))) or 0
+
+
+def reply_first(session: Session, sender: str, mark: int) -> None:
+    """The reply goes out before the other mails its commands queued to its sender (mails go
+    out in the order queued): a JOIN that fills a game answers with the player's secret before
+    the start mail that assumes it. Those mails are queued again after the reply, unchanged."""
+    rows = [dict(row) for row in session.execute(
+        select(_OUTBOX).where(_OUTBOX.c.id > mark, _OUTBOX.c.to_address == sender).order_by(_OUTBOX.c.id)).mappings()]
+    if len(rows) < 2:
+        return
+    later = rows[:-1]  # the last one queued is the reply
+    session.execute(delete(_OUTBOX).where(_OUTBOX.c.id.in_([row["id"] for row in later])))
+    for row in later:
+        del row["id"]
+    session.execute(insert(_OUTBOX), later)

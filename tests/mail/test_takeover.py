@@ -68,7 +68,7 @@ def test_a_resigned_power_is_open_and_the_gm_approves_who_takes_it(post: Post) -
     assert len(announced) == 1 and "JOIN g France" in announced[0].body
     post.send("stranger@example.test", "LIST\nLIST g\n")
     listed = post.reply("stranger@example.test")
-    assert re.search(r"g +standard +active +S1901M\n +open to take over: France\n", listed)
+    assert re.search(r"g +standard +active +S1901M +\d\d \w+ \d{4} [\d:]+ CET\n +open to take over: France\n", listed)
     assert re.search(r"France +3 centres, 3 units \(vacant\); open to take over", listed)
     assert "Open to take over: France (JOIN g <power>; the game master approves each takeover)." in flat(listed)
 
