@@ -40,3 +40,16 @@ def test_version_names_the_installed_package() -> None:
 
     out, _ = _loaded_after(["--version"])
     assert out.strip() == f"gm {metadata.version('gm')}"
+
+
+def test_a_tick_with_nothing_due_loads_no_rules_no_commands_no_templates(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    config = tmp_path / "gm.yaml"
+    config.write_text(f"home: {tmp_path / 'home'}\njudge_address: judge@example.test\n")
+    code = ("import sys; from gm.cli import main\n"
+            f"assert main.main(['--config', {str(config)!r}, 'db', 'upgrade']) == 0\n"
+            f"assert main.main(['--config', {str(config)!r}, 'tick']) == 0\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('gm.adjudicator.engine', 'gm.commands.registry', "
+            "'gm.games.lifecycle', 'gm.services.processing', 'gm.orders', 'gm.render', 'gm.variants.', 'jinja2', "
+            "'gm.web')) and m != 'gm.variants.catalog'))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip().splitlines()[-1] == "[]"
