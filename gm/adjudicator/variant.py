@@ -17,6 +17,7 @@ from types import MappingProxyType
 from mypy_extensions import mypyc_attr
 
 from gm.adjudicator.effects import Effects
+from gm.adjudicator.parts import Parts
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome, Ruling
 from gm.domain.geography import Location, Terrain
@@ -67,6 +68,9 @@ class Variant:
         self.calendar = calendar
         self.first_year = first_year
         self.unit_types = unit_types
+        # What other layers use of the variant beyond its rules, as the catalog declares it
+        # (gm.adjudicator.parts; standard play declares none).
+        self.parts = Parts()
         # What the standard rules build anywhere they build (every build asks).
         self._armies_and_fleets = tuple([t for t in unit_types if t.mobility is Mobility.LAND or t.mobility is Mobility.SEA])
         # Answers that depend on the map only, kept because every phase asks them again.

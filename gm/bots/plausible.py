@@ -10,16 +10,17 @@ so a seed replays the same game.
 It plays any variant through the ``Variant`` interface: units of any mobility (a unit that
 cannot move holds or supports), several units in one province (each ordered on its own),
 units of ``unplayed_powers`` left unordered. Orders of a variant's own kinds come from the
-variant itself when it implements ``OwnOrders``. A variant whose players found their powers by
+variant's part ``PLAUSIBLE_ORDERS``. A variant whose players found their powers by
 joining starts from ``plausible_start``: several powers founded with choices drawn at random.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Final
 
+from gm.adjudicator.parts import Part
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
@@ -60,16 +61,12 @@ def plausible_start(variant: Variant, rng: random.Random, founders: int = FOUNDE
     return variant.admit_joining(position, PhaseLog(None))
 
 
-@runtime_checkable
-class OwnOrders(Protocol):
-    """What a rules module implements so that the bot also plays its own order kinds."""
-
-    def plausible_orders(self, position: Position, orders: list[tuple[str, Order]],
-                         rng: random.Random) -> list[tuple[str, Order]]:
-        """The phase's orders: ``orders`` are the bot's standard ones (in a movement phase one
-        per unit of a played power, in board order); return them with some replaced (a leader
-        leading its unit, a sack) or added (a payment). Draw every choice from ``rng``."""
-        ...
+OwnOrders = Callable[[Position, list[tuple[str, Order]], random.Random], list[tuple[str, Order]]]
+# What a variant declares so that the bot also plays its own order kinds: given the phase's board
+# and the bot's standard orders (in a movement phase one per unit of a played power, in board
+# order), the orders with some replaced (a leader leading its unit, a sack) or added (a payment),
+# every choice drawn from the random generator given.
+PLAUSIBLE_ORDERS: Final = Part[OwnOrders]("plausible_orders")
 
 
 def _ref(unit: Unit) -> UnitRef:
@@ -93,8 +90,9 @@ class PlausiblePlayer:
             orders = self.retreats(position)
         else:
             orders = self.adjustments(position)
-        if isinstance(self.variant, OwnOrders):
-            orders = self.variant.plausible_orders(position, orders, self.rng)
+        own = self.variant.parts.get(PLAUSIBLE_ORDERS)
+        if own is not None:
+            orders = own(position, orders, self.rng)
         if powers is not None:
             wanted = set(powers)
             orders = [(p, o) for p, o in orders if p in wanted]

@@ -17,10 +17,15 @@ HANDOFF_MARGIN = 30.0  # seconds beyond lock_timeout the running gm may take to 
 
 
 def register(commands: Any) -> None:
-    receive = commands.add_parser("receive", help="read one mail from stdin, act on it, and send the answers")
+    receive = commands.add_parser(
+        "receive", help="read one whole mail on standard input (headers and body, as a mail server hands it "
+                        "over), act on it, and send the answers",
+        description="Read one whole mail on standard input: its headers (From:, To:, Subject:) and body, as a "
+                    "mail server's pipe hands it over (gm receive < message.eml). gm acts on it as on any mail "
+                    "and sends the answers; exit 75 asks the mail server to try again later.")
     receive.set_defaults(run=run_receive)
     unshunt = commands.add_parser("unshunt", help="handle a shunted mail again")
-    unshunt.add_argument("id", type=int)
+    unshunt.add_argument("id", type=int, help="the shunted mail's number (as the log and the mail to the administrator name it)")
     unshunt.set_defaults(run=run_unshunt)
 
 

@@ -11,7 +11,8 @@ def register(commands: Any) -> None:
     parser = commands.add_parser("maps", help="work with map files")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     check = actions.add_parser("check", help="validate map files (all in maps/ when none is named)")
-    check.add_argument("files", nargs="*", type=Path)
+    check.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                       help="map files (YAML, as maps/README.md describes them); none: every map in maps/")
     check.set_defaults(run=run_check)
 
 

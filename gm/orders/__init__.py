@@ -31,8 +31,8 @@ A variant adds vocabulary without touching the core grammar, either by calling
         named_units={"Hannibal": where_is_hannibal},   # "Hannibal - Numidia"
     )
 
-or, so that ``for_variant`` does it, by defining on its ``Variant`` subclass
-``def extend_order_grammar(self, grammar): return grammar.extended(...)``.
+or, so that ``for_variant`` does it, by declaring the part ``grammar.ORDER_GRAMMAR`` in the
+catalog (gm.variants.catalog): a function ``grammar -> grammar.extended(...)``.
 
 * A verb is one word (matched in its ``normalise_name`` form; any dash or arrow is "-"). Its
   handler is ``handler(unit: UnitRef | None, cursor: Cursor) -> Order``: ``unit`` is the unit

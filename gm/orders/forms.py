@@ -3,8 +3,8 @@ went wrong after its order word ("write it as F <sea> attacks F <sea> (<power>),
 
 A form is the order as written (``usage``), what it does, when it is given, the order words that
 start or name it, and how to make an example of it from a power's own units on the board. The
-standard forms are here; a variant adds its own by defining ``order_forms()`` on its rules module
-(as ``extend_order_grammar`` adds their words), each with its example. The standard forms'
+standard forms are here; a variant adds its own by declaring the part ``ORDER_FORMS`` (as its
+part ``ORDER_GRAMMAR`` adds their words), each with its example. The standard forms'
 examples are made where the replies are written (gm.reports.examples).
 """
 
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
+from gm.adjudicator.parts import Part
 from gm.adjudicator.variant import Variant
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
@@ -62,10 +64,13 @@ STANDARD_FORMS: tuple[OrderForm, ...] = (
 )
 
 
+# A variant's own forms of orders (a form of a standard one's name replaces it).
+ORDER_FORMS: Final = Part[tuple[OrderForm, ...]]("order_forms")
+
+
 def own_forms(variant: Variant) -> tuple[OrderForm, ...]:
-    """The variant's own forms (``order_forms()`` on its rules module)."""
-    make = getattr(variant, "order_forms", None)
-    return tuple(make()) if callable(make) else ()
+    """The variant's own forms (its part ``ORDER_FORMS``)."""
+    return variant.parts.get(ORDER_FORMS) or ()
 
 
 def forms_of(variant: Variant) -> tuple[OrderForm, ...]:

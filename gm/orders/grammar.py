@@ -52,9 +52,9 @@ Ambiguity rules (each tested in tests/orders/test_ambiguity.py)
 Extension
 ---------
 See the ``gm.orders`` package docstring: ``OrderGrammar.extended(unit_verbs=...,
-line_verbs=..., named_units=...)``, or a variant method ``extend_order_grammar(grammar)``, and
-the verbs ``gm.orders.verbs`` makes for variants (``moves``, ``by_next_word``,
-``province_order``). A bare move ("A PAR BUR") is read by the grammar's own "-" verb.
+line_verbs=..., named_units=...)``, or a variant's part ``ORDER_GRAMMAR`` (a function
+grammar -> grammar, declared in gm.variants.catalog), and the verbs ``gm.orders.verbs`` makes
+for variants (``moves``, ``by_next_word``, ``province_order``). A bare move ("A PAR BUR") is read by the grammar's own "-" verb.
 """
 
 from __future__ import annotations
@@ -62,9 +62,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, Final
 
 from gm.adjudicator.kept import PerVariant
+from gm.adjudicator.parts import Part
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Order, UnitRef
@@ -160,8 +161,8 @@ class OrderGrammar:
     def for_variant(cls, variant: Variant) -> OrderGrammar:
         """The grammar of a variant, built once and kept while the variant lives.
 
-        A variant may define ``extend_order_grammar(grammar) -> OrderGrammar`` to add its verbs
-        and named units (usually by returning ``grammar.extended(...)``).
+        A variant may declare the part ``ORDER_GRAMMAR``, a function grammar -> grammar that adds
+        its verbs and named units (usually by returning ``grammar.extended(...)``).
         """
         return _GRAMMARS(variant)
 
@@ -356,12 +357,15 @@ class OrderGrammar:
         return self.provinces.suggestion(text)
 
 
+GrammarExtension = Callable[[OrderGrammar], OrderGrammar]
+# A variant's own verbs and named units: the grammar of standard play, extended.
+ORDER_GRAMMAR: Final = Part[GrammarExtension]("order_grammar")
+
+
 def _grammar_of(variant: Variant) -> OrderGrammar:
     grammar = OrderGrammar(variant.map, variant.unit_types)
-    hook = getattr(variant, "extend_order_grammar", None)
-    if callable(hook):
-        grammar = hook(grammar)
-    return grammar
+    extend = variant.parts.get(ORDER_GRAMMAR)
+    return extend(grammar) if extend is not None else grammar
 
 
 # Each variant's grammar, kept here by the variant (so by the catalog that made it).

@@ -7,7 +7,7 @@ phase's ``PhaseReport``, its orders with their outcomes. The province shapes com
 
 Any variant's units are drawn: each unit type by the style table (``style.UNIT_STYLES``, by
 the type's name), units sharing a province side by side (``stacks``); a rules module adds
-its own layers from ``Position.extra`` by implementing ``layers.DrawsMapLayers``.
+its own layers from ``Position.extra`` by declaring the part ``layers.MAP_LAYERS``.
 
 ``chart.history_chart`` and ``chart.chart_png`` draw a game's story: each power's supply centres
 (or what its variant tallies) year by year, in its colour.

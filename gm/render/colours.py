@@ -31,7 +31,7 @@ from functools import lru_cache
 from gm.adjudicator.kept import PerVariant
 from gm.adjudicator.variant import Variant
 from gm.render import style
-from gm.render.layers import DrawsMapLayers, MapPen
+from gm.render.layers import MAP_LAYERS, MapPen
 
 DISTINCT = 20.0
 FILL_DISTINCT = 15.0  # an owned province's pale fill from the board's own (Eagles' Ephesus had 7 from the sea)
@@ -208,10 +208,11 @@ def layer_fills(variant: Variant) -> tuple[str, ...]:
 
 
 def _fills(variant: Variant) -> tuple[str, ...]:
-    if not isinstance(variant, DrawsMapLayers):
+    draw = variant.parts.get(MAP_LAYERS)
+    if draw is None:
         return ()
     pen = MapPen(variant.map.provinces, lambda power: "")
-    variant.map_layers(variant.initial_position(), pen)
+    draw(variant.initial_position(), pen)
     return tuple(dict.fromkeys(t.colour for t in pen.tints if t.colour))
 
 

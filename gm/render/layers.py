@@ -1,10 +1,10 @@
 """A variant's own layers on the board picture, drawn from its state (``Position.extra``).
 
-A rules module that wants them implements ``DrawsMapLayers``: ``map_layers(position, pen)``
-is called for every picture of the variant's boards and draws through ``pen``, a ``MapPen``
-(the rules module imports nothing from gm.render, which sits above it)::
+A variant that wants them declares the part ``MAP_LAYERS`` (gm.variants.catalog): a function
+``(position, pen)`` called for every picture of the variant's boards, which draws through
+``pen``, a ``MapPen`` (the variant imports nothing from gm.render, which sits above it)::
 
-    def map_layers(self, position, pen):
+    def map_layers(position, pen):
         for province in position.extra.get("barbarians", []):
             pen.tint(province, "barbarian land", colour="#8b5a2b")
         for province, city in position.extra.get("cities", {}).items():
@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Final, TypeVar
 
+from gm.adjudicator.parts import Part
 from gm.domain.position import Position
 from gm.render import style
 
@@ -143,8 +144,6 @@ def _named(kind: type[E], value: str) -> E:
         raise ValueError(f"map layers: no {kind.__name__.lower()} {value!r} (known: {known})") from None
 
 
-@runtime_checkable
-class DrawsMapLayers(Protocol):
-    """What a rules module implements to add its own layers to the board picture."""
-
-    def map_layers(self, position: Position, pen: MapPen) -> None: ...
+MapLayers = Callable[[Position, MapPen], None]
+# A variant's own layers on the board picture (what this module's docstring shows).
+MAP_LAYERS: Final = Part[MapLayers]("map_layers")

@@ -24,7 +24,7 @@ from gm.render import style
 from gm.render.colours import Palette, owned_fill
 from gm.render.layers import MapPen, Pattern, Tally
 from gm.render.scene_types import KeyMark, LegendEntry, MarkLegend, TintPattern
-from gm.reports.names import Namer, off_board
+from gm.reports.names import Namer, off_board, unit_names
 
 FIGHTING = (Mobility.LAND, Mobility.SEA)  # counted as units; other kinds (leaders, garrisons) by name
 
@@ -62,7 +62,7 @@ def counted(variant: Variant, power: str, board: Position, tallies: Iterable[Tal
         parts.append(_plural(centres, "centre"))
     if fighting or not (others or waiting):
         parts.append(_plural(fighting, "unit"))
-    names = getattr(variant, "unit_name", None)  # a variant that names some units (NamesUnits)
+    names = unit_names(variant)
     named = [u for u in others if names is not None and names(u)]
     parts += [namer.unit(u) for u in named]
     parts += [f"{namer.unit(u)} to be placed" for u in waiting]

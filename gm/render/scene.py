@@ -6,7 +6,7 @@ them. The orders' lines are worked out in ``order_marks``; how each unit looks a
 units of one province stand, in ``stacks`` (the marks of neighbouring provinces kept apart by
 ``spacing``); the units the phase removed, in ``removals``; the powers' colours, in
 ``colours``; the legends, in ``legend``; where the provinces' names go, in ``labels``, last,
-clear of everything else. The variant's own layers (``layers.DrawsMapLayers``) are drawn from
+clear of everything else. The variant's own layers (its part ``layers.MAP_LAYERS``) are drawn from
 its state between the provinces and the units.
 """
 
@@ -27,7 +27,7 @@ from gm.domain.units import Unit, UnitType
 from gm.render import style
 from gm.render.colours import Palette
 from gm.render.labels import Label, Taken, Wanted, label_box, place_labels
-from gm.render.layers import DrawsMapLayers, MapPen, Pattern, Symbol
+from gm.render.layers import MAP_LAYERS, MapPen, Pattern, Symbol
 from gm.render.legend import mark_legend, order_key, power_legend, tint_fill
 from gm.render.order_marks import Cross, OrderMarks, UnitBox, draw_orders
 from gm.render.removals import removals
@@ -47,7 +47,7 @@ from gm.render.scene_types import (
 from gm.render.shapes import MapShapes, ProvinceShape
 from gm.render.spacing import spaced_shapes
 from gm.render.stacks import Piece, Placed, lay_out, unit_style
-from gm.reports.names import off_board
+from gm.reports.names import off_board, unit_names
 
 __all__ = ["DISLODGED_SIDES", "Area", "CentreMark", "Label", "LegendEntry", "LinkMark", "MarkLegend", "MarkerMark",
            "Scene", "TintArea", "TintPattern", "UnitMark", "build_scene", "dislodged_offset", "order_scene", "unit_mark"]
@@ -162,10 +162,11 @@ def _shown_marks(scene: Scene) -> set[str]:
 
 
 def layers_of(variant: Variant, position: Position, provinces: Collection[str], palette: Palette) -> MapPen:
-    """What the variant draws and tallies on this board (``layers.DrawsMapLayers``)."""
+    """What the variant draws and tallies on this board (its part ``layers.MAP_LAYERS``)."""
     pen = MapPen(provinces, palette.colour)
-    if isinstance(variant, DrawsMapLayers):
-        variant.map_layers(position, pen)
+    draw = variant.parts.get(MAP_LAYERS)
+    if draw is not None:
+        draw(position, pen)
     return pen
 
 
@@ -186,7 +187,7 @@ def _pieces(variant: Variant, position: Position, report: PhaseReport | None,
     where they come unless placed (as the mails say), those built (by the report, or by the
     builds typed: ``orders``), and those the phase removed struck out (a unit removed where it
     had moved to is drawn there, faint). A unit the variant names has its name."""
-    names = getattr(variant, "unit_name", None)
+    names = unit_names(variant)
 
     def piece(unit: Unit, **flags: bool) -> Piece:
         name = (names(unit) if names is not None else None) or ""

@@ -13,8 +13,9 @@ mail's folding (gm.games.mailer) gives them back as plain spaces.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Final
 
+from gm.adjudicator.parts import Part
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import (
@@ -41,25 +42,26 @@ from gm.domain.units import Unit
 KEEP = "\u00a0"  # a space no line is broken at
 
 
-@runtime_checkable
-class NamesUnits(Protocol):
-    """A rules module whose units may have names of their own (Rise of Rome II's leaders)."""
+UnitNames = Callable[[Unit], "str | None"]
+# A variant whose units may have names of their own (Rise of Rome II's leaders): a unit's name,
+# None for a unit with none.
+UNIT_NAMES: Final = Part[UnitNames]("unit_names")
 
-    def unit_name(self, unit: Unit) -> str | None: ...
-
-
-@runtime_checkable
-class WaitsOffBoard(Protocol):
-    """A rules module whose powers have units waiting to come onto the board (Rise of Rome II's
-    leaders before the first Spring orders): where each waits, as units."""
-
-    def units_off_board(self, position: Position) -> list[Unit]: ...
+OffBoard = Callable[[Position], "list[Unit]"]
+# A variant whose powers have units waiting to come onto the board (Rise of Rome II's leaders
+# before the first Spring orders): where each waits, as units.
+OFF_BOARD: Final = Part[OffBoard]("off_board")
 
 
 def off_board(variant: Variant, position: Position) -> list[Unit]:
-    """The units waiting to come onto the board (``WaitsOffBoard``), none for most variants."""
-    waiting = getattr(variant, "units_off_board", None)
+    """The units waiting to come onto the board (``OFF_BOARD``), none for most variants."""
+    waiting = variant.parts.get(OFF_BOARD)
     return waiting(position) if waiting is not None else []
+
+
+def unit_names(variant: Variant) -> UnitNames | None:
+    """The variant's names of units (``UNIT_NAMES``), None where it names none."""
+    return variant.parts.get(UNIT_NAMES)
 
 
 class Namer:
@@ -67,8 +69,7 @@ class Namer:
         self.variant = variant
         self.whole = whole  # place names as one word (``KEEP``): for text a mail folds
         self.map = variant.map
-        # The hooks looked up, not isinstance() on the protocols: that costs more than the rest (a Namer a reply).
-        self._names: Callable[[Unit], str | None] | None = getattr(variant, "unit_name", None)
+        self._names = unit_names(variant)
         self._standing: dict[str, list[Unit]] = {}
         # a unit given up in a build phase is removed (REMOVE), in a retreat phase disbanded
         self.removing = position is not None and position.phase.kind is PhaseKind.ADJUSTMENTS

@@ -12,9 +12,12 @@ its commands, run them (each game they touch locked), reply.
   reply policy (gm.services.reply_policy) may hold a reply back, never what the mail did.
 * A mail that meets another process's change (a phase processed meanwhile, a deadlock) is
   handled again from the start; one whose lock is not had in time is left unhandled for the
-  next run (``DatabaseBusy``), never shunted.
+  next run (``DatabaseBusy``), never shunted. A lost database connection is no fault of the
+  mail either: each step is run again once the database is back, and the mail is left new
+  (``DatabaseAway``) when it stays away.
 * A message whose handling fails otherwise is "shunted": kept with the error, the
-  administrator told; ``gm unshunt ID`` runs it again. Nothing is ever lost.
+  administrator told; ``gm unshunt ID`` runs it again. Nothing is ever lost. The log says a
+  mail was shunted only once that is recorded.
 
 The mail's row is gm.store.inbound's (stored, locked, marked handled, shunted, unshunted). The
 answer's steps are functions a test can call alone: ``read_commands``, ``ignored``,
@@ -47,7 +50,8 @@ from gm.services.masking import mask_raw
 from gm.services.replying import Addressee, outbox_mark, queue_reply, reply_first
 from gm.store import inbound
 from gm.store.models import InboundStatus
-from gm.store.retry import DatabaseBusy, in_transaction
+from gm.store.database import connection_lost
+from gm.store.retry import DatabaseAway, DatabaseBusy, in_transaction
 
 if TYPE_CHECKING:  # every command's module: loaded when a mail is first read, not by a cron tick with no mail
     from gm.commands.registry import CommandTable
@@ -103,26 +107,29 @@ class Intake:
         was stored before."""
         mail = inbound.Incoming(arrival.sender, arrival.subject, arrival.raw, arrival.source_key,
                                 arrival.message_id, arrival.content_digest, arrival.cut)
-        try:
-            with self.services.db.unit_of_work() as session:
-                connection = session.connection()
-                inbound_id = inbound.store(connection, mail, self.services.clock.now())
-                if arrival.message_id:
-                    earlier = inbound.earlier_with_message_id(connection, inbound_id, arrival.message_id)
-                    if earlier is not None:
-                        log.info("mail %s reuses the Message-ID %s of mail %s with other content: handled as a "
-                                 "mail of its own", inbound_id, arrival.message_id, earlier)
-                return inbound_id
+        def insert(session: Session) -> tuple[int, int | None]:
+            connection = session.connection()
+            inbound_id = inbound.store(connection, mail, self.services.clock.now())
+            earlier = (inbound.earlier_with_message_id(connection, inbound_id, arrival.message_id)
+                       if arrival.message_id else None)
+            return inbound_id, earlier
+
+        try:  # a connection lost on the way is tried again; a commit that went through is then seen before
+            inbound_id, earlier = in_transaction(self.services.db, "storing a mail", insert, conflicts=False)
         except IntegrityError:  # the same Message-ID and content, or mailbox position: seen before
             log.info("duplicate delivery of %s ignored", arrival.message_id or arrival.source_key)
             return None
+        if earlier is not None:
+            log.info("mail %s reuses the Message-ID %s of mail %s with other content: handled as a mail of its own",
+                     inbound_id, arrival.message_id, earlier)
+        return inbound_id
 
     def _finish(self, arrival: Arrival) -> None:
         """A mail delivered again that was stored but never handled (the process died between
         the two, or gave up waiting) is handled now: the redelivery is what the inbox offers
         for that."""
-        with self.services.db.reading() as session:
-            unfinished = inbound.unfinished(session, arrival.source_key, arrival.message_id, arrival.content_digest)
+        unfinished = in_transaction(self.services.db, "a mail delivered again", lambda session: inbound.unfinished(
+            session, arrival.source_key, arrival.message_id, arrival.content_digest), reading=True)
         if unfinished is not None:
             self.handle(unfinished)
 
@@ -132,8 +139,8 @@ class Intake:
         before = self.services.clock.now() - UNHANDLED_AFTER
         handled = 0
         while handled < limit:
-            with self.services.db.reading() as session:
-                waiting = inbound.left_unhandled(session, before)
+            waiting = in_transaction(self.services.db, "mails left unhandled",
+                                     lambda session: inbound.left_unhandled(session, before), reading=True)
             if waiting is None:
                 break
             log.info("mail %s was stored and never handled: handling it now", waiting)
@@ -150,7 +157,10 @@ class Intake:
                                      lambda session: self._handle_in(session, inbound_id, message))
         except DatabaseBusy:
             raise  # stored, left new: the next run (or a redelivery) handles it
-        except Exception:  # noqa: BLE001 - whatever went wrong, the mail is kept and a person told
+        except Exception as exc:  # noqa: BLE001 - whatever went wrong, the mail is kept and a person told
+            lost = connection_lost(exc)
+            if lost is not None:  # no fault of the mail: left new
+                raise DatabaseAway(f"mail {inbound_id}: the database is away ({lost}); left for the next run") from exc
             self.shunt(inbound_id, traceback.format_exc())
             return
         if handled is not None:
@@ -182,12 +192,16 @@ class Intake:
     # -- when handling fails ----------------------------------------------------------
 
     def shunt(self, inbound_id: int, error: str) -> None:
-        log.error("mail %s shunted: %s", inbound_id, error.strip().splitlines()[-1])
-        with self.services.db.unit_of_work() as session:
+        """Said in the log once it is recorded: a shunt that could not be (the database away)
+        leaves the mail new, and raises ``DatabaseAway``."""
+        def record(session: Session) -> None:
             shunted = inbound.shunt(session, inbound_id, error, self.services.clock.now())
             tell_gm(self.services, session, None, subject=f"mail {inbound_id} shunted",
                     text=f"The mail {inbound_id} from {shunted.sender or '(no sender)'} ({shunted.subject!r}) could "
                          f"not be handled and is kept. Fix the cause, then run: gm unshunt {inbound_id}\n\n{error}")
+
+        in_transaction(self.services.db, f"shunting mail {inbound_id}", record)
+        log.error("mail %s shunted: %s", inbound_id, error.strip().splitlines()[-1])
 
     def unshunt(self, inbound_id: int) -> bool:
         with self.services.db.unit_of_work() as session:

@@ -11,13 +11,15 @@ import pytest
 
 from gm.adjudicator.engine import adjudicate
 from gm.adjudicator.variant import Variant
-from gm.bots.plausible import OwnOrders, PlausiblePlayer, plausible_start
+from gm.adjudicator.parts import Parts
+from gm.bots.plausible import PLAUSIBLE_ORDERS, PlausiblePlayer, plausible_start
 from gm.domain.geography import Location
 from gm.domain.orders import Order, SupportMove, UnitRef, Waive
 from gm.domain.outcomes import OrderResult, Reason
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import Unit
+from gm.orders.grammar import ORDER_GRAMMAR
 from gm.variants.catalog import VariantCatalog
 from tests.engine.deltas import LEADER, Garrisons, Lead, LeadersAndBridges, Roads, Seas
 
@@ -100,7 +102,12 @@ def test_whole_games_of_a_variant_go_on_through_every_phase_kind(name: str) -> N
 
 
 class LeadingLeaders(LeadersAndBridges):
-    """A rules module's hook: each leader leads the unit it stands with."""
+    """A variant's part: each leader leads the unit it stands with."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts = Parts({ORDER_GRAMMAR.name: lambda: self.extend_order_grammar,
+                            PLAUSIBLE_ORDERS.name: lambda: self.plausible_orders})
 
     def plausible_orders(self, position: Position, orders: list[tuple[str, Order]],
                          rng: random.Random) -> list[tuple[str, Order]]:
@@ -118,7 +125,7 @@ class LeadingLeaders(LeadersAndBridges):
 
 def test_a_variant_writes_its_own_orders_through_the_hook() -> None:
     variant = LeadingLeaders()
-    assert isinstance(variant, OwnOrders) and not isinstance(DELTAS["leaders"], OwnOrders)
+    assert variant.parts.get(PLAUSIBLE_ORDERS) is not None and DELTAS["leaders"].parts.get(PLAUSIBLE_ORDERS) is None
     start = variant.initial_position()
     leaders = [Unit(u.power, LEADER, u.location.whole) for u in start.units if u.type.letter == "A"]
     position = start.replace(units=sorted_units([*start.units, *leaders]))

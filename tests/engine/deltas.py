@@ -7,6 +7,7 @@ They are not the variants' rules: only enough of them to prove the engine carrie
 from __future__ import annotations
 
 from gm.adjudicator.effects import Effects
+from gm.adjudicator.parts import Parts
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome
 from gm.adjudicator.variant import SupportCut, Variant
 from gm.domain.geography import Location, Terrain
@@ -16,6 +17,7 @@ from gm.domain.position import Position
 from gm.domain.units import ARMY, FLEET, Unit
 from gm.maps.loader import MAPS_DIR, load_map
 from gm.orders import OrderGrammar
+from gm.orders.grammar import ORDER_GRAMMAR
 from gm.variants.standard import CALENDAR
 from tests.orders.variant_grammars import CATAPULT, CAVALRY, DOUBLE_ARMY, DOUBLE_FLEET, GARRISON, INFANTRY, LEADER
 from tests.orders.variant_orders import AttackAtSea, Lead, Sack, attacks
@@ -38,6 +40,7 @@ class LeadersAndBridges(Variant):
                          unit_types=(ARMY, FLEET, LEADER, DOUBLE_ARMY, DOUBLE_FLEET))
         self.stacks = True
         self.partial_cuts = True
+        self.parts = Parts({ORDER_GRAMMAR.name: lambda: self.extend_order_grammar})
 
     def strength(self, unit: Unit) -> float:
         return {LEADER: 0.5, DOUBLE_ARMY: 2, DOUBLE_FLEET: 2}.get(unit.type, 1)
@@ -187,6 +190,7 @@ class Seas(Variant):
     def __init__(self) -> None:
         super().__init__("seas", _board("eagles"), CALENDAR, 118)
         self.stacks = True
+        self.parts = Parts({ORDER_GRAMMAR.name: lambda: self.extend_order_grammar})
 
     def may_share(self, a: Unit, b: Unit) -> bool:
         return (a.type is FLEET and b.type is FLEET

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from gm.adjudicator.parts import Parts
 from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Build, Move, UnitRef
 from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, UnitType
 from gm.orders import OrderGrammar, parse_line, parse_orders
+from gm.orders.grammar import ORDER_GRAMMAR
 from gm.variants.standard import CALENDAR
 
 from .helpers import L, U
@@ -99,6 +103,10 @@ def test_variant_unit_types_need_no_code():
 
 
 class RiseOfToy(Variant):
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.parts = Parts({ORDER_GRAMMAR.name: lambda: self.extend_order_grammar})
+
     def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
         return grammar.extended(unit_verbs={"sack": sack})
 

@@ -26,7 +26,7 @@ from gm.render.colours import (
     layer_fills,
     owned_fill,
 )
-from gm.render.layers import DrawsMapLayers, MapPen
+from gm.render.layers import MAP_LAYERS, MapPen
 from gm.render.shapes import load_shapes
 from gm.variants.catalog import VariantCatalog
 from tests.render.crowded import crowded
@@ -107,8 +107,9 @@ def drawn_fills(name: str) -> set[str]:
     found = set()
     for board in (variant.initial_position(), crowded(variant)):
         pen = MapPen(load_shapes(variant.map.name).provinces, lambda power: "")
-        if isinstance(variant, DrawsMapLayers):
-            variant.map_layers(board, pen)
+        draw = variant.parts.get(MAP_LAYERS)
+        if draw is not None:
+            draw(board, pen)
         found |= {t.colour for t in pen.tints if t.colour}
     return found
 

@@ -18,7 +18,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.render.scene import Scene, build_scene
 from gm.render.shapes import load_shapes
-from gm.reports.names import Namer, off_board
+from gm.reports.names import Namer, off_board, unit_names
 from gm.variants.catalog import VariantCatalog
 
 CATALOG = VariantCatalog()
@@ -103,8 +103,10 @@ def test_leaders_not_yet_placed_stand_where_they_start_named_as_the_start_mail_n
     namer = Namer(variant, start)
     stars = [u for u in scene.units if u.waiting]
     assert len(stars) == len(waiting) and all(u.shape == "star" for u in stars)
+    names = unit_names(variant)
+    assert names is not None
     for unit in waiting:
-        name = variant.unit_name(unit)  # type: ignore[attr-defined]
+        name = names(unit)
         (star,) = [u for u in stars if u.name == name]
         room = shapes.provinces[unit.location.province]
         assert abs(star.x - room.unit[0]) < 30 and abs(star.y - room.unit[1]) < 30  # at (beside) its spot
@@ -115,5 +117,5 @@ def test_leaders_not_yet_placed_stand_where_they_start_named_as_the_start_mail_n
     placed = adjudicate(variant, start, PlausiblePlayer(variant, random.Random(1)).orders(start)).next
     scene = build_scene(variant, placed)
     assert not any(u.waiting for u in scene.units) and "waiting" not in {k.kind for k in scene.key}
-    assert sorted(u.name for u in scene.units if u.name) == sorted(variant.unit_name(u)  # type: ignore[attr-defined]
+    assert sorted(u.name for u in scene.units if u.name) == sorted(names(u)
                                                                   for u in waiting)  # named once placed too

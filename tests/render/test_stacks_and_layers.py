@@ -11,11 +11,13 @@ import pytest
 from render_pixels import Picture, rgb
 
 from gm.adjudicator.engine import adjudicate
+from gm.adjudicator.parts import Parts
 from gm.domain.orders import Move, SupportMove
 from gm.domain.units import Mobility, Unit, UnitType
+from gm.orders.grammar import ORDER_GRAMMAR
 from gm.render import render_phase_png, render_phase_svg, style
 from gm.render.colours import UNPLAYED, Palette
-from gm.render.layers import DrawsMapLayers
+from gm.render.layers import MAP_LAYERS
 from gm.render.scene import Scene, UnitMark, build_scene, unit_mark
 from gm.render.shapes import load_shapes
 from gm.render.stacks import Piece, lay_out, unit_style
@@ -39,7 +41,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 class Drawn(LeadersAndBridges):
-    """The Rise of Rome II delta with layers from ``extra``, as a rules module draws them."""
+    """The Rise of Rome II delta with layers from ``extra``, as a variant's part draws them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts = Parts({ORDER_GRAMMAR.name: lambda: self.extend_order_grammar,
+                            MAP_LAYERS.name: lambda: self.map_layers})
 
     def map_layers(self, position, pen) -> None:  # type: ignore[no-untyped-def]
         for province in position.extra.get("barbarians", []):
@@ -277,7 +284,7 @@ LAYERED = {"barbarians": ["GAU", "GER"], "sacked": ["SYR"], "cities": {"ROM": "R
 
 
 def test_a_variants_layers_are_drawn_from_its_state_with_a_legend() -> None:
-    assert isinstance(ROR, DrawsMapLayers) and not isinstance(LeadersAndBridges(), DrawsMapLayers)
+    assert ROR.parts.get(MAP_LAYERS) is not None and LeadersAndBridges().parts.get(MAP_LAYERS) is None
     board = position(ROR, "S-220M", {"Rome": ["A ROM"]}, extra=LAYERED)
     plain = build_scene(ROR, position(ROR, "S-220M", {"Rome": ["A ROM"]}))
     scene = build_scene(ROR, board)
@@ -316,6 +323,7 @@ def test_a_layer_on_an_unknown_province_or_symbol_is_refused() -> None:
         def __init__(self, **kwargs: str) -> None:
             super().__init__()
             self.kwargs = kwargs
+            self.parts = Parts({MAP_LAYERS.name: lambda: self.map_layers})
 
         def map_layers(self, position, pen) -> None:  # type: ignore[no-untyped-def]
             pen.marker(**self.kwargs)

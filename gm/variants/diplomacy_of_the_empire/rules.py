@@ -34,7 +34,6 @@ What the results and replies say of the money is in ``words``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
@@ -49,9 +48,7 @@ from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import FLEET, Unit
 from gm.maps.model import GameMap
-from gm.orders import OrderGrammar
-from gm.orders.forms import OrderForm
-from gm.variants.diplomacy_of_the_empire import economy, forms, orders, picture, play, treasury, words, works
+from gm.variants.diplomacy_of_the_empire import economy, treasury, words, works
 from gm.variants.diplomacy_of_the_empire.orders import (
     CATAPULT,
     CAVALRY,
@@ -92,12 +89,6 @@ class DiplomacyOfTheEmpire(Variant):
                            if p.terrain is not Terrain.SEA}
 
     # -- vocabulary ----------------------------------------------------------------------
-
-    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
-        return orders.grammar(grammar)
-
-    def order_forms(self) -> tuple[OrderForm, ...]:
-        return forms.order_forms(self)
 
     def player_counts(self) -> tuple[int, int]:
         return len(self.map.powers) - len(self.left_out_of_six), len(self.map.powers)
@@ -309,17 +300,6 @@ class DiplomacyOfTheEmpire(Variant):
     def winner(self, position: Position) -> str | None:
         left = self.in_play(position)
         return next(iter(left)) if len(left) == 1 else None
-
-    # -- the bot (gm.bots.plausible.OwnOrders) ------------------------------------------------------
-
-    def plausible_orders(self, position: Position, orders: list[tuple[str, Order]],
-                         rng: random.Random) -> list[tuple[str, Order]]:
-        return play.plausible_orders(self, position, orders, rng)
-
-    # -- the picture (gm.render.layers.DrawsMapLayers): cities, forts, capitals, roads, control --
-
-    def map_layers(self, position: Position, pen: object) -> None:
-        picture.map_layers(position, pen)
 
 
 def _entered(order: Order) -> tuple[Location, ...]:

@@ -30,10 +30,8 @@ docs/rules/eagles.md. Each rule, and where it lives:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
@@ -45,9 +43,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import FLEET, Unit
 from gm.maps.model import GameMap
-from gm.orders import OrderGrammar
-from gm.orders.forms import OrderForm
-from gm.variants.eagles import forms, lands, orders, play, seas, setup
+from gm.variants.eagles import lands, seas, setup
 from gm.variants.eagles.orders import Attack
 from gm.variants.eagles.seas import LIGHT, SEVERE
 from gm.variants.eagles.setup import NEUTRAL
@@ -80,12 +76,6 @@ class Eagles(Variant):
         self.desert = frozenset(p.id for p in provinces if p.extra.get("desert"))
 
     # -- vocabulary ----------------------------------------------------------------------
-
-    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
-        return orders.grammar(grammar)
-
-    def order_forms(self) -> tuple[OrderForm, ...]:
-        return forms.order_forms(self)
 
     def player_counts(self) -> tuple[int, int]:
         return self._players
@@ -242,16 +232,6 @@ class Eagles(Variant):
         """7: a majority of the centres in play for the game's number of players: 19 of 36 with
         ten players or fewer, 21 of 40 with more."""
         return len(self.centres_in_play(max(EaglesState.of(position).players, 1))) // 2 + 1
-
-    # -- the bot, the picture -----------------------------------------------------------------------
-
-    def plausible_orders(self, position: Position, orders_: list[tuple[str, Order]],
-                         rng: random.Random) -> list[tuple[str, Order]]:
-        return play.plausible_orders(self, position, orders_, rng)
-
-    def map_layers(self, position: Position, pen: Any) -> None:
-        for province in sorted(self.barbarian):
-            pen.tint(province, "barbarian land", pattern="hatch", colour="#8b5a2b")
 
 
 def make(game_map: GameMap) -> Variant:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from gm.domain.position import Position
 from gm.orders.forms import MOVEMENT, OrderForm
+from gm.variants.rise_of_rome_ii import leaders
 from gm.variants.rise_of_rome_ii.state import RomeState
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def order_forms(variant: RiseOfRome, leader_type: object) -> tuple[OrderForm, ..
 
     def lead(position: Position, power: str) -> str | None:
         leader = variant.leaders.get(power)
-        where = variant.leader_at(power, position)
+        where = leaders.leader_at(variant, power, position)
         if leader is None or where is None:
             return None
         beside = next((u for u in position.units_of(power) if u.location.province == where.province

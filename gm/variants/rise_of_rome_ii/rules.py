@@ -29,10 +29,8 @@ tests in docs/rules/rise-of-rome-ii.md. Each rule, and where it lives:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
@@ -45,9 +43,7 @@ from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Unit, UnitType
 from gm.maps.model import GameMap
-from gm.orders import OrderGrammar
-from gm.orders.forms import OrderForm
-from gm.variants.rise_of_rome_ii import forms, leaders, orders, play
+from gm.variants.rise_of_rome_ii import leaders
 from gm.variants.rise_of_rome_ii.orders import Lead, Sack, StartsIn
 from gm.variants.rise_of_rome_ii.state import REBELLION_AFTER, RomeState
 from gm.variants.rise_of_rome_ii.units import DOUBLE_ARMY, DOUBLE_FLEET, DOUBLED, LEADER, SINGLE
@@ -94,27 +90,8 @@ class RiseOfRome(Variant):
 
     # -- vocabulary: leaders by name, sacks, leads, placements ----------------------------
 
-    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
-        names = {}
-        for power, leader in self.leaders.items():
-            for name in (leader, *self.map.rules.get("leader_aliases", {}).get(leader, ())):
-                names[name] = power
-        return orders.grammar(grammar, LEADER, self.leader_at, names)
-
-    def order_forms(self) -> tuple[OrderForm, ...]:
-        return forms.order_forms(self, LEADER)
-
-    def leader_at(self, power: str, position: Position | None) -> Location | None:
-        return leaders.leader_at(self, power, position)
-
     def leader_name(self, unit: Unit) -> str:
         return self.leaders.get(unit.power, str(unit))
-
-    def units_off_board(self, position: Position) -> list[Unit]:
-        return leaders.units_off_board(position)
-
-    def unit_name(self, unit: Unit) -> str | None:
-        return leaders.unit_name(self, unit)
 
     # -- the start and the placing of leaders (3.3) --------------------------------------
 
@@ -320,28 +297,6 @@ class RiseOfRome(Variant):
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return (ARMY,) if power == self.barbarians else (ARMY, FLEET)  # 4.1: Barbarians never build fleets
-
-    # -- the picture (gm.render.layers.DrawsMapLayers) ------------------------------------------
-
-    def map_layers(self, position: Position, pen: Any) -> None:
-        for area in sorted(self.build_areas):
-            pen.tint(area, "Barbarian build area: only Barbarians enter", power=self.barbarians)
-        state = RomeState.of(position)
-        for centre in state.sacked:
-            pen.marker(centre, "cross", "sacked: a supply centre no more")
-        for centre in sorted(state.rebellion):
-            pen.marker(centre, "ring", "Barbarian centre left empty: rebels if empty again after Autumn",
-                       power=self.barbarians)
-
-    # -- the bot (gm.bots.plausible.OwnOrders) --------------------------------------------------
-
-    def plausible_orders(self, position: Position, orders: list[tuple[str, Order]],
-                         rng: random.Random) -> list[tuple[str, Order]]:
-        sacked = set(RomeState.of(position).sacked)
-        sackable = frozenset(self.map.supply_centres - sacked - set(self.map.powers[self.barbarians].home))
-        homes = {power: self.map.powers[power].home for power in self.leaders}
-        return play.plausible_orders(position, orders, rng, leader=LEADER, unplaced=RomeState.of(position).unplaced,
-                                     homes=homes, sackable=sackable)
 
     # -- victory (10) ------------------------------------------------------------------------
 

@@ -35,10 +35,8 @@ docs/rules/roman-diplomacy.md. Each rule, and where it lives:
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.phaselog import PhaseLog
@@ -51,9 +49,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Unit, UnitType
 from gm.maps.model import GameMap, normalise_name
-from gm.orders import OrderGrammar
-from gm.orders.forms import OrderForm
-from gm.variants.roman_diplomacy import barbarians, disorder, federations, forms, joining, orders, play
+from gm.variants.roman_diplomacy import barbarians, disorder, federations, joining
 from gm.variants.roman_diplomacy.orders import Defederate, Federate, Give
 from gm.variants.roman_diplomacy.state import RomanState
 from gm.variants.roman_diplomacy.units import BARBARIAN, BARBARIAN_ARMY, GARRISON, NEUTRAL
@@ -82,12 +78,6 @@ class RomanDiplomacy(Variant):
         self.names = {normalise_name(n): p.id for p in provinces for n in (p.id, p.name, *p.aliases)}
 
     # -- vocabulary ----------------------------------------------------------------------
-
-    def extend_order_grammar(self, grammar: OrderGrammar) -> OrderGrammar:
-        return orders.grammar(grammar, self.seas)
-
-    def order_forms(self) -> tuple[OrderForm, ...]:
-        return forms.order_forms(self)
 
     def power_named(self, name: str) -> str | None:
         """Empires are named as players join: any name is an empire's."""
@@ -338,20 +328,6 @@ class RomanDiplomacy(Variant):
             side = state.side_of(owner)
             counts[side] = counts.get(side, 0) + 1
         return sorted(side for side, n in counts.items() if n >= self.victory)
-
-    # -- the bot, the picture --------------------------------------------------------------------
-
-    def plausible_orders(self, position: Position, orders_: list[tuple[str, Order]],
-                         rng: random.Random) -> list[tuple[str, Order]]:
-        return play.plausible_orders(self, position, orders_, rng)
-
-    def map_layers(self, position: Position, pen: Any) -> None:
-        state = RomanState.of(position)
-        for province in sorted(state.barbarians):
-            pen.tint(province, "barbarian land", pattern="hatch", colour="#8b5a2b")
-        for empire, city in sorted(state.empires.items()):
-            if position.centres.get(city) == empire:
-                pen.marker(city, "castle", "Imperial City", power=empire)
 
 
 def make_i(game_map: GameMap) -> Variant:
