@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "gm"
 LAYERS = [
-    {"gm.yamlfile", "gm.clock", "gm.config", "gm.mailsyntax"},
+    {"gm.yamlfile", "gm.clock", "gm.config", "gm.mailsyntax", "gm.outages"},
     {"gm.domain"},
     {"gm.maps"},
     {"gm.adjudicator"},
@@ -23,7 +23,7 @@ LAYERS = [
     {"gm.app", "gm.demo", "gm.cli"},
 ]
 # The mail transport knows nothing of Diplomacy.
-ISOLATED = {"gm.transport": {"gm.transport", "gm.config"}}
+ISOLATED = {"gm.transport": {"gm.transport", "gm.config", "gm.outages"}}
 
 
 def _package(module: str) -> str:

@@ -99,9 +99,7 @@ def run_daemon(args: argparse.Namespace) -> int:
         log.info("gm run starting, pid %d on %s: %s", os.getpid(), socket.gethostname(), startup.versions())
         for line in startup.summary(config):
             log.info("%s", line)
-        app = App(config)
-        log.info("schema at %s", current_revision(app.db.engine))
-        _say_role(app, args.interval)
+        app = _app_once_the_database_answers(config, args.interval)
         daemon = app.daemon()
         if stop.requested:
             raise _Stopped
@@ -119,6 +117,38 @@ def run_daemon(args: argparse.Namespace) -> int:
             app.close()
     log.info("gm run stopped")
     return 0
+
+
+def _app_once_the_database_answers(config: Any, interval: float) -> App:
+    """The daemon's App, its schema and role said; a database that does not answer yet
+    (restarting, or started after gm) is waited for, said once when it goes and once when it
+    is back (gm.outages)."""
+    import time
+
+    from gm.app import App
+    from gm.outages import Part
+    from gm.store.database import connection_lost, current_revision, shown
+
+    health = Part(shown(config.database_url), log)
+    tries = 0
+    while True:
+        app = None
+        try:
+            app = App(config)
+            log.info("schema at %s", current_revision(app.db.engine))
+            _say_role(app, interval)
+        except Exception as exc:
+            if app is not None:
+                app.close()
+            lost = connection_lost(exc)
+            if lost is None:
+                raise
+            health.away(lost, "the start of gm run")
+            tries += 1
+            time.sleep(min(2.0, 0.2 * 2 ** tries))
+            continue
+        health.back()
+        return app
 
 
 def _say_role(app: App, interval: float) -> None:

@@ -23,8 +23,8 @@ from typing import Protocol
 from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher, Drained
-from gm.store.retry import DatabaseBusy, or_left_for_later
-from gm.transport import Inbox, InboxUnavailable
+from gm.store.retry import DatabaseBusy, or_left_for_later, said
+from gm.transport import Deferred, Inbox, InboxUnavailable
 from gm.transport.handoff import Answer, Outcome
 from gm.transport.handoff_server import HandoffServer
 
@@ -77,7 +77,9 @@ class Daemon:
         report = RoundReport()
         try:
             with or_left_for_later("reading the inbox", report.busy):  # the mail stays there, or stored
-                report.received = await self.inbox.drain(self._receive)
+                report.received = await self.inbox.drain(self._take)
+        except Deferred as exc:  # the database stayed away (or busy): the mail stays in the inbox, or stored
+            report.busy.append(str(exc))
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
             log.warning("inbox unavailable: %s", exc)
             report.busy.append(f"the inbox could not be read ({exc}); its mail waits there for the next run")
@@ -120,8 +122,17 @@ class Daemon:
         """The intake's ``deliver``, in a worker thread (raises as it does)."""
         await asyncio.to_thread(self.intake.receive, raw, source_key, size)
 
+    async def _take(self, raw: bytes, source_key: str, size: int | None = None) -> None:
+        """The inbox's ``deliver``: a mail the database cannot take now (away, or busy) is
+        ``Deferred`` (said already by the database's health, or by the intake)."""
+        try:
+            await self._receive(raw, source_key, size)
+        except DatabaseBusy as exc:
+            said(exc)
+            raise Deferred(str(exc)) from exc
+
     async def _deliver(self, raw: bytes, source_key: str, size: int | None = None) -> None:
-        await self._receive(raw, source_key, size)
+        await self._take(raw, source_key, size)
         await self._after_mail()
 
     def _handoff_server(self, path: Path) -> HandoffServer:
@@ -133,9 +144,18 @@ class Daemon:
         its answer goes within seconds."""
         try:
             await self._schedule()
-        except Exception:  # noqa: BLE001 - the mail is handled; the timer's tick runs the deadlines again
-            log.exception("the deadlines after a mail failed; trying again later")
+        except Exception as exc:  # noqa: BLE001 - the mail is handled; the timer's tick runs the deadlines again
+            if not self._expected(exc, "the deadlines"):
+                log.exception("the deadlines after a mail failed; trying again later")
         self._wake_sender.set()
+
+    def _expected(self, exc: BaseException, what: str) -> bool:
+        """Whether ``exc`` is the database away or busy, which the database's health (or the
+        work that gave up waiting) has said already: no traceback for it."""
+        if isinstance(exc, DatabaseBusy):
+            said(exc)
+            return True
+        return self.intake.services.db.noticed(exc, what) is not None
 
     async def _send(self) -> None:
         """Drain the outbox; again at once while each drain stops at its limit (a big deadline)."""
@@ -160,8 +180,10 @@ class Daemon:
                 result = action()
                 if asyncio.iscoroutine(result):
                     await result
-            except Exception:  # noqa: BLE001 - a daemon loop logs and goes on
-                log.exception("%s failed; trying again later", getattr(action, "__name__", action))
+            except Exception as exc:  # noqa: BLE001 - a daemon loop logs and goes on
+                name = getattr(action, "__name__", str(action)).strip("_")
+                if not self._expected(exc, _LOOPS.get(name, name)):
+                    log.exception("%s failed; trying again later", name)
             if wake is None:
                 await asyncio.sleep(seconds)
                 continue
@@ -170,6 +192,9 @@ class Daemon:
             except TimeoutError:
                 pass
             wake.clear()
+
+
+_LOOPS = {"tick": "the deadlines", "send": "sending"}  # what each loop's work is called in the log
 
 
 def _handoff_answer(exc: BaseException) -> Answer:

@@ -21,7 +21,7 @@ from gm.games import openings
 from gm.games.context import Services
 from gm.services.settings_files import SettingsFiles
 from gm.store.models import Game, GameStatus, Opening, SeatStatus, WebRole
-from gm.store.retry import DatabaseBusy, in_transaction
+from gm.store.retry import DatabaseBusy, in_transaction, said
 from gm.games.mailer import reader_zone
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class Scheduler:
                 done = in_transaction(self.services.db, f"game {game_id}",
                                       lambda session, game_id=game_id: self.advance(session, game_id))
             except DatabaseBusy as exc:
-                log.warning("%s", exc)
+                said(exc)
                 report.busy.append(str(exc))
             else:  # reported once committed: a unit of work run again reports once
                 report.reminded += done.reminded
@@ -60,7 +60,7 @@ class Scheduler:
                 in_transaction(self.services.db, f"open power {opening_id}",
                                lambda session, opening_id=opening_id: self.pass_offer(session, opening_id))
             except DatabaseBusy as exc:
-                log.warning("%s", exc)
+                said(exc)
                 report.busy.append(str(exc))
         return report
 

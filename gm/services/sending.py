@@ -6,7 +6,10 @@
   leaves it to run out (``outbox_lease``); another then sends the mail with the Message-ID it
   was queued with, so a client drops the copy should the first have gone out after all: a crash
   between the server's "accepted" and the record of it is the one window for a second copy, and
-  the record is written at once.
+  the record is written at once. A database away at that moment only delays the record: the
+  process that sent the mail tries it again until the database is back, every half second (no
+  other process can claim anything while it is away, and the claim was renewed for the time a
+  record may take before the mail was handed over).
 * **The event loop only waits.** Every database step runs in a worker thread; with a
   ``drawer`` (gm.services.drawing: `gm run` draws in worker processes) the pictures of the next
   mails are drawn while one is sent, and a mail is sent only once its claim is checked again.
@@ -27,9 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import socket
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -50,8 +55,9 @@ from gm.games.plaintext import header_text
 from gm.mailsyntax import mail_address, message_id
 from gm.services import outbound_health
 from gm.services.masking import mask_text
+from gm.store.database import connection_lost
 from gm.store.models import Game, OutboundMail, OutboundStatus, PhaseRecord
-from gm.store.retry import DatabaseBusy, in_transaction
+from gm.store.retry import DatabaseBusy, in_transaction, said
 from gm.transport import PermanentFailure, Sender, ServerFailure, TemporaryFailure
 from gm.transport.headers import STRICT, HeaderRefused, check_headers
 
@@ -202,7 +208,7 @@ class Dispatcher:
                 try:
                     claimed = await _to_thread_to_the_end(self._claim, min(CLAIM, limit - tried))
                 except DatabaseBusy as exc:
-                    log.warning("%s", exc)
+                    said(exc)
                     drained.busy = str(exc)
                     break
                 if not claimed:
@@ -264,6 +270,8 @@ class Dispatcher:
                 read.message = self._headers(mail)
                 read.planned = self._plan(session, mail, run)
         except Exception as exc:  # noqa: BLE001 - a mail that cannot be built never holds up the others
+            if connection_lost(exc):
+                raise  # no fault of the mail: it stays claimed, and goes once the database is back
             log.exception("mail %s cannot be built", mail_id)
             read.message, read.problem = None, f"could not be built: {type(exc).__name__}: {exc}"
         return read
@@ -281,6 +289,8 @@ class Dispatcher:
                 try:
                     run.planned[picture.key] = picture.plan()
                 except Exception as exc:  # noqa: BLE001 - the mail goes without this picture
+                    if connection_lost(exc):
+                        raise  # the database away is no fault of the picture: the mail waits for it
                     run.planned[picture.key] = exc
         return planned
 
@@ -375,12 +385,27 @@ class Dispatcher:
         checked(message)
 
     def _record_sent(self, mail_id: int, masked: str | None) -> None:
-        with self.services.db.unit_of_work() as session:
+        """The server took the mail: recorded, tried again until the database takes it (away,
+        or a lock waited for too long), never left for the lease to run out while this process
+        lives: another would send the mail again."""
+        at = self.services.clock.now()
+
+        def record(session: Session) -> None:
             if masked is None:
-                session.connection().execute(_SENT, {"mail": mail_id, "at": self.services.clock.now()})
+                session.connection().execute(_SENT, {"mail": mail_id, "at": at})
             else:  # the secret was delivered: gm keeps no copy of it in clear
-                session.connection().execute(_SENT_MASKED, {"mail": mail_id, "at": self.services.clock.now(),
-                                                            "masked": masked})
+                session.connection().execute(_SENT_MASKED, {"mail": mail_id, "at": at, "masked": masked})
+
+        told = False
+        while True:
+            try:
+                in_transaction(self.services.db, f"the record of mail {mail_id} as sent", record, patience=math.inf,
+                               sleep=lambda seconds: time.sleep(min(seconds, 0.5)))
+                return
+            except DatabaseBusy as exc:  # a lock waited for too long: the record is tried again at once
+                if not told:
+                    told = True
+                    log.warning("mail %s was sent; recording it waits: %s", mail_id, exc)
 
     def _claim(self, count: int) -> list[int]:
         now = self.services.clock.now()
@@ -456,6 +481,8 @@ class Dispatcher:
         """The mail's pictures (gm.games.pictures.attachments), each drawn once per drain; one that
         cannot be drawn is left out, noted once per picture in ``undrawn`` for the administrator."""
         def failed(name: str, exc: Exception) -> None:
+            if connection_lost(exc):
+                raise exc  # the database away is no fault of the picture: the mail waits for it
             log.error("no picture %s for mail %s", name, mail.id, exc_info=exc)
             undrawn.append(_undrawn_note(name, mail.id, mail.subject, exc))
 

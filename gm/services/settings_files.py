@@ -18,7 +18,7 @@ from gm.games.context import Services, digest
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
 from gm.store.models import AuditEntry, Game
-from gm.store.retry import DatabaseBusy, in_transaction
+from gm.store.retry import DatabaseBusy, in_transaction, said
 
 if TYPE_CHECKING:
     from gm.settings.model import GameSettings
@@ -73,7 +73,7 @@ class SettingsFiles:
                 self._refuse(path, text, [f"game {settings.name}: {exc}"], report)
                 continue
             except DatabaseBusy as exc:
-                log.warning("%s", exc)
+                said(exc)
                 report.busy.append(str(exc))
                 self._seen.pop(path, None)  # read again at the next tick
                 return

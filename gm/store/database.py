@@ -7,10 +7,15 @@ the URL. The schema is created or upgraded by the Alembic migrations in migratio
 Every wait is bounded (``Timeouts``): a lock waited for longer than ``lock`` seconds, or a
 statement running longer than ``statement`` seconds (PostgreSQL), fails instead of piling up
 processes behind it (gm.store.retry says what was waited for).
+
+A connection lost (PostgreSQL restarted, or away) is no fault of the work that met it:
+``connection_lost`` tells it from the rest, and the database's ``health`` (gm.outages) says in
+the log when it went and when it came back; gm.store.retry runs the work again once it is.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,14 +26,43 @@ import re
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.engine import ExceptionContext, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
+
+from gm.outages import Part
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 READ_ONLY = "gm_read_only"  # an execution option: the transaction only reads
+log = logging.getLogger(__name__)
+# PostgreSQL's words for a server that is going or not yet there: connection exceptions (class
+# 08), and admin_shutdown, crash_shutdown, cannot_connect_now ("the database system is shutting
+# down", "... is starting up").
+_AWAY_STATES = ("57P01", "57P02", "57P03")
+
+
+def connection_lost(exc: BaseException | None) -> str | None:
+    """The database's words when ``exc`` (or what caused it) is a connection lost or refused,
+    else None. SQLite has no connection to lose: its errors are never this."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, DBAPIError):
+            orig = exc.orig
+            words = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+            if exc.connection_invalidated:
+                return words
+            if type(orig).__module__.startswith("psycopg"):
+                state = getattr(orig, "sqlstate", None) or ""
+                if state.startswith("08") or state in _AWAY_STATES:
+                    return words
+                if not state and type(orig).__name__ in ("OperationalError", "InterfaceError"):
+                    return words  # refused, reset, closed: no state, for no server answered
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
 
 
 @dataclass(frozen=True)
@@ -172,11 +206,25 @@ def _stored_revision(engine: Engine) -> str | None:
     return rows[0] if len(rows) == 1 else None
 
 
+def shown(url: str) -> str:
+    """The database as the log names it: no password."""
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads: name no part of it
+        return "the database"
+    if parsed.get_backend_name() == "sqlite":
+        return f"the database {parsed.database or ':memory:'}"
+    return f"the database {parsed.get_backend_name()}://{parsed.host or ''}{f':{parsed.port}' if parsed.port else ''}" \
+           f"/{parsed.database or ''}"
+
+
 class Database:
     """An engine and its session factory; ``unit_of_work()`` is one transaction."""
 
     def __init__(self, url: str, migrate: bool = True, timeouts: Timeouts = Timeouts()):
         self.url = url
+        self.timeouts = timeouts
+        self.health = Part(shown(url), log)  # said once when it goes, once when it is back
         self.engine = make_engine(url, timeouts=timeouts)
         if migrate:
             upgrade(self.engine)
@@ -185,15 +233,32 @@ class Database:
 
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:
-        with self.sessions() as session, session.begin():
-            yield session
+        try:
+            with self.sessions() as session, session.begin():
+                yield session
+        except Exception as exc:
+            self.noticed(exc)
+            raise
+        self.health.back()
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
         """A session that only reads: on SQLite it takes no write lock, so it never waits for a
         writer nor makes one wait (what it reads is one consistent snapshot)."""
-        with self._reading() as session:
-            yield session
+        try:
+            with self._reading() as session:
+                yield session
+        except Exception as exc:
+            self.noticed(exc)
+            raise
+        self.health.back()
+
+    def noticed(self, exc: BaseException, waiting: str | None = None) -> str | None:
+        """The connection lost that ``exc`` is (told to ``health``), or None."""
+        lost = connection_lost(exc)
+        if lost is not None:
+            self.health.away(lost, waiting)
+        return lost
 
     def dispose(self) -> None:
         self.engine.dispose()

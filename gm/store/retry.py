@@ -7,6 +7,12 @@ address). Such a unit of work is rolled back whole and run again from the start,
 shunted for a concurrent change. A wait that reached its bound (the lock or statement timeout
 of the configuration) is not tried again here: the work is left for the next run and the
 caller is told what was waited for (``DatabaseBusy``).
+
+A connection lost or refused (PostgreSQL restarting, or away) is no fault of the work either:
+it is run again, after waits growing to two seconds, for as long as ``lock_timeout`` (a bounded
+wait like the others; ``patience`` says otherwise); if the database is still away then, the
+work is left for the next run (``DatabaseAway``: a mail stays new, never shunted). The log says
+so once for the whole process (gm.outages), not once for each unit of work that waited.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from gm.store.database import Database
+from gm.store.database import Database, connection_lost
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -33,6 +39,18 @@ WAITS = {"55P03": "a lock", "57014": "a statement"}  # lock_timeout, statement_t
 
 class DatabaseBusy(Exception):
     """A unit of work gave up waiting; it is left for the next run. The message says for what."""
+
+
+class DatabaseAway(DatabaseBusy):
+    """The database stayed away (its connection lost or refused) for as long as the unit of
+    work waited: left for the next run. The database's ``health`` has said so in the log."""
+
+
+AWAY_STEPS = (0.2, 0.5, 1.0, 2.0)  # the waits between two tries while the database is away, then 2 s
+
+
+def reconnect_wait(tries: int) -> float:
+    return AWAY_STEPS[min(tries, len(AWAY_STEPS)) - 1]
 
 
 def conflict(exc: BaseException) -> str | None:
@@ -64,15 +82,33 @@ def waited(exc: BaseException) -> str | None:
 
 
 def in_transaction(db: Database, what: str, work: Callable[[Session], T], attempts: int = 5,
-                   sleep: Callable[[float], None] = time.sleep) -> T:
+                   sleep: Callable[[float], None] = time.sleep, *, conflicts: bool = True, reading: bool = False,
+                   patience: float | None = None, clock: Callable[[], float] = time.monotonic) -> T:
     """``work`` in one transaction, run again (up to ``attempts`` times in all) after a conflict
-    with another process; ``what`` names the work for messages ("mail 17", "game g1")."""
-    for attempt in range(1, attempts + 1):
+    with another process (``conflicts=False``: a conflict is raised, as for a plain INSERT that
+    tells a duplicate by it), and while the database is away for up to ``patience`` seconds
+    (default: the lock timeout; ``math.inf``: until it is back); ``what`` names the work for
+    messages ("mail 17", "game g1"). ``reading``: a transaction that only reads."""
+    patience = (db.timeouts.lock or float("inf")) if patience is None else patience
+    away_since: float | None = None
+    away_tries = 0
+    attempt = 1
+    while True:
         try:
-            with db.unit_of_work() as session:
+            with (db.reading() if reading else db.unit_of_work()) as session:
                 return work(session)
         except Exception as exc:
-            reason = conflict(exc)
+            lost = connection_lost(exc)
+            if lost is not None:
+                db.health.away(lost, what)
+                now = clock()
+                away_since = now if away_since is None else away_since
+                if now - away_since >= patience:
+                    raise DatabaseAway(f"{what}: {db.health.name} is away ({lost}); left for the next run") from exc
+                away_tries += 1
+                sleep(reconnect_wait(away_tries))
+                continue
+            reason = conflict(exc) if conflicts else None
             wait = waited(exc)
             if wait is not None:
                 raise DatabaseBusy(f"{what}: gave up waiting for {wait}; left for the next run") from exc
@@ -84,7 +120,13 @@ def in_transaction(db: Database, what: str, work: Callable[[Session], T], attemp
                 raise DatabaseBusy(f"{what}: met {reason} {attempts} times in a row; left for the next run") from exc
             log.info("%s met %s; running it again (attempt %d)", what, reason, attempt + 1)
             sleep(random.uniform(0.005, 0.05) * attempt)  # apart, so two retrying processes do not meet again
-    raise AssertionError("unreachable")
+            attempt += 1
+
+
+def said(exc: DatabaseBusy) -> None:
+    """Log work left for the next run, unless the database's outage has said it already."""
+    if not isinstance(exc, DatabaseAway):
+        log.warning("%s", exc)
 
 
 @contextmanager
@@ -95,11 +137,17 @@ def or_left_for_later(what: str, busy: list[str]) -> Iterator[None]:
         yield
         return
     except DatabaseBusy as exc:
-        note = str(exc)
+        said(exc)
+        busy.append(str(exc))
+        return
     except DBAPIError as exc:
         wait = waited(exc)
         if wait is None:
-            raise
+            lost = connection_lost(exc)
+            if lost is None:
+                raise
+            busy.append(f"{what}: the database is away ({lost}); left for the next run")
+            return
         note = f"{what}: gave up waiting for {wait}; left for the next run"
     log.warning("%s", note)
     busy.append(note)

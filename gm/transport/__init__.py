@@ -6,7 +6,8 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   an async callable that stores the message and acts on it in one database transaction and
   returns once that transaction is committed. Only then does the inbox mark the message done on
   its side (IMAP \\Seen and the UID watermark; Maildir: moved to cur/). If ``deliver`` raises,
-  the message is left undone and retried later. ``source_key`` names the message uniquely in
+  the message is left undone and retried later (``Deferred``: gm cannot take it now, its database
+  away; the inbox waits a few seconds and says nothing of it). ``source_key`` names the message uniquely in
   its mailbox (e.g. ``imap:<account and mailbox>:<uidvalidity>:<uid>``, ``maildir:<path>:<file name>``) so
   that a redelivery is recognised. An inbox reads at most its ``read_limit`` bytes of a message;
   of a larger one it delivers that much and the whole size, ``deliver(raw, source_key, size)``
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gm.transport.base import (
+        Deferred,
         Deliver,
         Inbox,
         InboxUnavailable,
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "Deliver", "Inbox", "InboxUnavailable", "PermanentFailure", "Sender", "ServerFailure", "TemporaryFailure",
+    "Deferred", "Deliver", "Inbox", "InboxUnavailable", "PermanentFailure", "Sender", "ServerFailure", "TemporaryFailure",
     "Watermark", "WatermarkStore",
 ]
 

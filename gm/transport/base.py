@@ -36,6 +36,15 @@ class InboxUnavailable(Exception):
     retries such failures by itself."""
 
 
+class Deferred(Exception):
+    """``deliver`` or the watermark store could not take the message now (gm's database is
+    away): the message stays where it is and is tried again shortly. The inbox says nothing of
+    it; whoever raised it has said what is away."""
+
+
+DEFERRED_WAIT = 1.0  # seconds an inbox waits before it tries a deferred message again (the store waited already)
+
+
 @dataclass(frozen=True)
 class Watermark:
     uidvalidity: int

@@ -17,7 +17,9 @@ one UID per FETCH and only literal items (quoted strings with unbalanced parenth
 response grouping), a NOOP before each search (it drops EXISTS that come with other replies),
 and any timeout, BYE or lost connection throws the client away: ``run`` reconnects after an
 exponential back-off with jitter (1 s doubling up to 1 min, each wait between half and all of
-that: deploy/README.md gives the table), and logs each failure with its wait and the reconnection.
+that: deploy/README.md gives the table). The log says the mailbox is away once, at most once a
+minute while it stays away, and once when it is back (gm.outages). A message gm cannot take
+now (``Deferred``: its database is away) is tried again on the same connection.
 """
 
 from __future__ import annotations
@@ -33,7 +35,10 @@ from typing import Any, TypeVar
 from aioimaplib import aioimaplib
 
 from gm.config import MailboxConfig
+from gm.outages import Part
 from gm.transport.base import (
+    DEFERRED_WAIT,
+    Deferred,
     Deliver,
     InboxUnavailable,
     Watermark,
@@ -96,6 +101,8 @@ class ImapInbox:
         self.state = "stopped"
         #: connections that got as far as SELECT (for logs and tests)
         self.sessions = 0
+        #: the mailbox as there or away, in the log (gm.outages)
+        self.health = Part(f"the inbox {self.watermark_name}", log)
 
     # ---- the Inbox protocol ---------------------------------------------------------------------
 
@@ -115,24 +122,25 @@ class ImapInbox:
 
     async def run(self, deliver: Deliver) -> None:
         failures = 0
-        down_since: float | None = None  # loop time of the first failure in a row
-        loop = asyncio.get_running_loop()
         try:
             while True:
                 session: _Session | None = None
                 try:
                     self.state = "connecting"
                     session = await self._open()
-                    if down_since is None:
+                    if not self.health.away_now:
                         log.info("%s: connected", self.watermark_name)
-                    else:
-                        log.info("%s: connected again, after %d failed attempts in %.0f s", self.watermark_name,
-                                 failures, loop.time() - down_since)
+                    self.health.back()
                     idle_said = False
                     while True:
                         self.state = "fetching"
-                        await session.deliver_new(deliver)
-                        failures, down_since = 0, None
+                        try:
+                            await session.deliver_new(deliver)
+                        except Deferred:  # gm's database is away (said by the store): this mail again shortly
+                            self.state = "waiting"
+                            await self._sleep(DEFERRED_WAIT)
+                            continue
+                        failures = 0
                         if not idle_said:  # once per connection: every round would be a line each few minutes
                             idle_said = True
                             log.info("%s: waiting for mail %s", self.watermark_name,
@@ -155,10 +163,10 @@ class ImapInbox:
                     if session is not None:
                         await session.close(logout=False)
                 failures += 1
-                down_since = loop.time() if down_since is None else down_since
                 delay = backoff_delay(failures, self._random, self.backoff_initial, self.backoff_max)
-                log.warning("%s: %s; reconnecting in %.0f s (attempt %d)", self.watermark_name, problem, delay,
-                            failures + 1)
+                # Said once when it goes, at most once a minute while it stays away (gm.outages)
+                self.health.away(f"{problem}; reconnecting (attempt {failures + 1} in {delay:.0f} s)",
+                                 f"the mail in {self.config.mailbox}")
                 self.state = "waiting"
                 await self._sleep(delay)
         finally:

@@ -22,7 +22,15 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from gm.transport.base import Deliver, InboxUnavailable, PermanentFailure, ServerFailure, backoff_delay
+from gm.transport.base import (
+    DEFERRED_WAIT,
+    Deferred,
+    Deliver,
+    InboxUnavailable,
+    PermanentFailure,
+    ServerFailure,
+    backoff_delay,
+)
 from gm.transport.headers import HeaderRefused, wire_bytes
 
 log = logging.getLogger(__name__)
@@ -132,6 +140,8 @@ class MaildirInbox:
                 await self._sleep(self.poll_seconds)
             except asyncio.CancelledError:
                 raise
+            except Deferred:  # gm's database is away: said by whoever raised it
+                await self._sleep(max(self.poll_seconds, DEFERRED_WAIT))
             except Exception:
                 failures += 1
                 log.exception("%s: delivering a message failed; trying again later", self.path)
