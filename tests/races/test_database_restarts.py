@@ -11,6 +11,7 @@ never restarted: they ride the outages out.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections import Counter
@@ -238,3 +239,43 @@ def test_a_mail_accepted_while_the_database_is_away_is_recorded_by_its_sender_an
     assert set(accepted) == {mail.message_id for mail in outbox}
     assert all(mail.status == OutboundStatus.SENT and mail.attempts == 1 for mail in outbox)
     assert " is away: " in said and " is back after " in said and "Traceback" not in said, said[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.timeout(180)
+def test_a_database_away_for_30_seconds_is_a_few_lines_in_the_log(own_postgres: OwnPostgres, tmp_path: Path) -> None:
+    """Once when it goes (naming the database, with its error), once when it is back (how long,
+    what waited), nothing in between but what a minute brings: no traceback, no line per try."""
+    judge = Judge(tmp_path / "judge", own_postgres.new_database())
+    log = tmp_path / "daemon.log"
+    daemon = None
+    try:
+        judge.start_game()
+        judge.close()
+        daemon = judge.spawn("--log-file", str(log), "run", "--interval", "1")
+        deadline = time.monotonic() + 60
+        while "waiting for mail" not in (log.read_text() if log.exists() else "") or _settled(judge)[1]:
+            assert time.monotonic() < deadline, "the daemon never settled"
+            time.sleep(0.3)
+        judge.close()
+        time.sleep(2)
+        before = len(log.read_text().splitlines())
+        own_postgres.stop()
+        time.sleep(30)
+        own_postgres.start_again()
+        time.sleep(5)  # every loop has met the database again
+        assert daemon.poll() is None, _died([daemon], [log])
+    finally:
+        if daemon is not None:
+            daemon.terminate()
+            daemon.wait(timeout=30)
+        judge.close()
+    lines = log.read_text(encoding="utf-8").splitlines()[before:]
+    during = lines[:lines.index(next(line for line in lines if "SIGTERM" in line))]
+    assert 2 <= len(during) <= 5, during
+    assert re.search(r"WARNING gm.store.database: the database postgresql://127.0.0.1:\d+/gm_restart_\w+ is away: ",
+                     during[0]), during
+    assert re.search(r"INFO gm.store.database: the database .* is back after 3\d s; what waited goes on now: ",
+                     during[-1]), during
+    assert not any("Traceback" in line or "ERROR" in line for line in during), during
