@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -55,14 +56,18 @@ class Build:
         env.update(PYTHONPATH=str(tree), PYTHONPYCACHEPREFIX=str(folder / f"{name}-bytecode"),
                    GM_CACHE_DIR=str(folder / f"{name}-cache"), PYTHONWARNINGS="ignore")
         self.env = env
-        self.gm(["db", "upgrade"])
+        self.cpu = 0.0
+        self.gm(["--config", str(self.config), "db", "upgrade"])
 
     def gm(self, argv: list[str], stdin: bytes | None = None) -> float:
-        """Seconds until ``gm argv`` exits."""
+        """Seconds until ``gm argv`` exits (its processor time kept in ``self.cpu``)."""
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run([str(PYTHON), "-c", MAIN, *argv], input=stdin, capture_output=True, env=self.env,
                               cwd=self.tree)
         took = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
         if done.returncode != 0:
             raise SystemExit(f"{self.name}: gm {' '.join(argv)} exited {done.returncode}: {done.stderr.decode()[-2000:]}")
         return took
@@ -105,6 +110,7 @@ def main() -> None:
                 "gm receive, HELP, alone": lambda b, n: b.receive(n),
             }
             times: dict[tuple[str, str], list[float]] = {}
+            cpu: dict[tuple[str, str], list[float]] = {}
             load_before = _load()
             for n in range(args.runs + 1):  # the first round fills the bytecode and the caches: not counted
                 for what, run in commands.items():
@@ -112,20 +118,22 @@ def main() -> None:
                         took = run(build, n)
                         if n and took is not None:
                             times.setdefault((what, build.name), []).append(took)
+                            cpu.setdefault((what, build.name), []).append(build.cpu)
             load_after = _load()
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
     print(f"Start-up, wall time, median of {args.runs} (slowest), alternating builds; "
           f"before: {args.before}, now: this tree")
     print(f"  {load_before} at the start, {load_after} at the end")
-    print(f"  {'':26} {'before':>18} {'now':>18}")
+    print("  each: wall time (slowest) and the processor time it used, less swayed by the load")
+    print(f"  {'':26} {'before':>28} {'now':>28}")
     for what in commands:
         cells = []
         for build in ("before", "now"):
             found = times.get((what, build))
-            cells.append(f"{statistics.median(found) * 1000:7.0f} ms ({max(found) * 1000:4.0f})" if found
-                         else f"{'(no such option)':>18}")
-        print(f"  {what:26} {cells[0]:>18} {cells[1]:>18}")
+            cells.append(f"{statistics.median(found) * 1000:5.0f} ms ({max(found) * 1000:4.0f}), "
+                         f"cpu {statistics.median(cpu[what, build]) * 1000:4.0f}" if found else "(no such option)")
+        print(f"  {what:26} {cells[0]:>28} {cells[1]:>28}")
 
 
 if __name__ == "__main__":
