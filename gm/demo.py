@@ -3,8 +3,17 @@
 Any variant of the catalog: one player per power (named after it) writes orders as mails
 (the plausible player's, with a mistake corrected in a second mail, and some press), which are
 dropped into the judge's inbox folder; the judge answers into its outbox folder; the clock
-jumps to each deadline. Everything goes through gm's real mail path: the Maildir inbox, the
-intake, the scheduler, the outbox dispatcher. What each player receives is printed.
+moves on with the game: a phase whose orders are all in is processed five minutes later (its
+results mail says so: processed early, every order in); one still waiting for an order is
+processed at its deadline, the clock jumping there. Every phase has the same length, so no
+deadline a mail names comes before one named before it. Everything goes through gm's real mail
+path: the Maildir inbox, the intake, the scheduler, the outbox dispatcher. What each player
+receives is printed.
+
+The demo's clock starts two hours before the moment it is run (to the minute), so that the game
+it leaves behind goes on in real time: its home holds a configuration (``gm.yaml``) and each
+player's sign-on (``players.txt``), and it ends by printing how to play on (``gm demo mail``,
+``gm --config HOME/gm.yaml receive``, ``gm --config HOME/gm.yaml web``).
 
 In a variant whose players found their powers (its map lists none), the players mail JOIN
 with a choice the variant offers; the second asks first for the first one's choice and is
@@ -19,7 +28,7 @@ import mailbox
 import random
 import re
 import textwrap
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -36,13 +45,14 @@ from gm.games.lifecycle import find_game
 from gm.orders import OrderGrammar, parse_line
 from gm.reports.names import Namer
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 DOMAIN = "example.test"
 SETTINGS = """\
 variant: {variant}
 gm: master@{domain}
 timezone: Europe/Paris
-deadlines: {{movement: 48h, retreats: 24h, adjustments: 24h}}
+deadlines: {{movement: 48h, retreats: 48h, adjustments: 48h}}  # one length: no deadline before the one before it
 reminders: [24h]
 early: {{delay: 5m}}
 press: grey
@@ -50,6 +60,18 @@ press: grey
 """
 FOUNDERS = ("Latins", "Punics", "Hellenes", "Scythians")  # the players who found the game
 LATECOMER = "Iberians"  # joins once the game is under way
+LEAD = timedelta(hours=2)  # the demo's clock starts this long before it is run: its game ends in the past
+CONFIG = """\
+# gm's configuration for the game gm demo played (deploy/gm.example.yaml explains each key):
+# SQLite and local Maildir folders; the players are {domain} addresses that only exist here.
+home: {home}
+database: {database}
+games_dir: {games}
+judge_address: {judge}
+admin_address: {admin}
+inbound: {{kind: maildir, path: {inbox}}}
+outbound: {{kind: maildir, path: {outbox}}}
+"""
 
 
 class DemoUnsupported(ValueError):
@@ -59,7 +81,7 @@ class DemoUnsupported(ValueError):
 def players_of(variant: Variant) -> dict[str, str]:
     """Each power of the map, played by someone named after it ("greekstates" for Greek States);
     none where the players found their powers by joining with a choice the variant offers."""
-    if variant.open_membership and not variant.joining_choices(variant.initial_position()):
+    if setup_of(variant).open_membership and not setup_of(variant).joining_choices(variant.initial_position()):
         raise DemoUnsupported(f"{variant.name}: its map lists no powers and it offers no choice to join with")
     return {power: player_name(power) for power in variant.map.powers}
 
@@ -69,7 +91,9 @@ def player_name(power: str) -> str:
 
 
 class Demo:
-    def __init__(self, home: Path, out: TextIO, seed: int = 1901, variant: str = "standard"):
+    def __init__(self, home: Path, out: TextIO, seed: int = 1901, variant: str = "standard",
+                 start: datetime | None = None):
+        """``start``: the demo clock's first moment (default: two hours before now, to the minute)."""
         self.out = out
         self.variant = VariantCatalog().get(variant)
         self.players = players_of(self.variant)
@@ -83,13 +107,16 @@ class Demo:
         })
         self.config.games_dir.mkdir(parents=True, exist_ok=True)
         (home / "mail").mkdir(parents=True, exist_ok=True)
-        self.clock = ManualClock()
+        if start is None:
+            start = datetime.now(UTC).replace(second=0, microsecond=0) - LEAD
+        self.clock = ManualClock(start)
         self.app = App(self.config, clock=self.clock)
         self.daemon = self.app.daemon()
         self.inbox = mailbox.Maildir(str(self.config.inbound.path), create=True)
         self.outbox = mailbox.Maildir(str(self.config.outbound.path), create=True)
         self.rng = random.Random(seed)
         self.secrets: dict[str, str] = {}
+        self.gm_secret = ""
 
     def address(self, power: str) -> str:
         return f"{self.players[power]}@{DOMAIN}"
@@ -116,39 +143,20 @@ class Demo:
 
     def read_post(self) -> None:
         """Print what arrived in the players' mailboxes (a mail sent to several people once)."""
-        received: dict[tuple[str, str], list[str]] = {}
-        for key in sorted(self.outbox.keys()):  # Maildir names start with the time of delivery
-            message = self.outbox[key]
-            text, to, subject = _text_of(message), str(message["To"]), str(message["Subject"])
+        for key, to, subject, text in print_post(self.outbox, sorted_keys(self.outbox), self.pictures, self.out):
             self._learn_secret(to, subject, text)
-            attached = [self.keep(part) for part in message.walk() if part.get_filename()]
-            if attached:
-                subject += f"  [attached: {', '.join(attached)}, kept in {self.pictures}]"
-            received.setdefault((subject, text), []).append(to)
             self.outbox.remove(key)
-        for (subject, text), readers in received.items():
-            names = ", ".join(sorted(r.split("@")[0] for r in readers))  # delivered in any order
-            who = readers[0] if len(readers) == 1 else f"{len(readers)} readers ({names})"
-            self.say(f"<-- {who} receive: {subject}")
-            self.say(textwrap.indent(text.rstrip(), "      | ", lambda line: True))
 
     @property
     def pictures(self) -> Path:
         """Where the pictures the players receive are kept (the mails themselves are read and gone)."""
         return self.config.home / "pictures"
 
-    def keep(self, part: mailbox.Message) -> str:
-        """An attachment saved in ``pictures`` under its own name (the same picture mailed to
-        several readers is one file); its name."""
-        name = Path(str(part.get_filename())).name
-        payload = part.get_payload(decode=True)
-        if isinstance(payload, bytes):
-            self.pictures.mkdir(parents=True, exist_ok=True)
-            (self.pictures / name).write_bytes(payload)
-        return name
-
     def _learn_secret(self, to: str, subject: str, text: str) -> None:
         secret = re.search(r"^    ((?:[a-z]+-)+\d+)$", text, re.M)  # words and a number (gm.games.passwords)
+        if secret and to == f"master@{DOMAIN}" and "created" in subject:
+            self.gm_secret = secret.group(1)
+            return
         power = next((p for p, name in self.players.items() if to.startswith(name + "@")), None)
         if secret and power and ("joined" in subject or "joining" in subject):
             self.secrets[power] = secret.group(1)
@@ -156,7 +164,7 @@ class Demo:
     # -- the story -----------------------------------------------------------------
 
     def run(self, years: int = 1) -> None:
-        if self.variant.open_membership:
+        if setup_of(self.variant).open_membership:
             players = f"seats: {len(FOUNDERS)}  # the players join by mail"
         else:
             players = "players:\n" + "\n".join(f"  - {{email: {self.address(p)}, power: {p}}}" for p in self.players)
@@ -166,7 +174,7 @@ class Demo:
         self.say(f"inbox {self.config.inbound.path}, outbox {self.config.outbound.path}")
         self.say("The game master writes games/demo.yaml; the judge reads it and starts the game.")
         self.round()
-        if self.variant.open_membership:
+        if setup_of(self.variant).open_membership:
             self.found()
         first = True
         for _ in range(years * sum(len(season.kinds) for season in self.variant.calendar.seasons)):
@@ -178,8 +186,8 @@ class Demo:
                 seq = game.phase_seq
             self.say()
             self.say(f"==== {self.variant.title(position.phase)}: the players write their orders ====")
-            if self.variant.open_membership and LATECOMER not in self.players and position.phase.kind is PhaseKind.MOVEMENT:
-                self.join(LATECOMER, self.variant.joining_choices(position)[-1])
+            if setup_of(self.variant).open_membership and LATECOMER not in self.players and position.phase.kind is PhaseKind.MOVEMENT:
+                self.join(LATECOMER, setup_of(self.variant).joining_choices(position)[-1])
                 self.round()
             by_power = self.orders(position)
             writer = next(iter(by_power), None)  # the first to write makes a mistake, then corrects it
@@ -199,14 +207,45 @@ class Demo:
             self.deadline_passes(seq)
         self.say()
         self.say(f"Demo over. The pictures the players received are in {self.pictures}.")
-        self.say("The whole game is in the database; the judge's files are in " + str(self.config.home))
         self.app.close()
+        self.leave_behind()
+        self.say("The whole game is in the database; the judge's files are in " + str(self.config.home))
+
+    def leave_behind(self) -> None:
+        """The configuration and sign-ons to play on with, and how."""
+        home = self.config.home
+        (home / "gm.yaml").write_text(CONFIG.format(
+            domain=DOMAIN, home=home, database=self.config.database_url, games=self.config.games_dir,
+            judge=self.config.judge_address, admin=self.config.admin_address, inbox=self.config.inbound.path,
+            outbox=self.config.outbound.path), encoding="utf-8")
+        signons = [f"{self.address(p)}  SIGNON {p} demo {self.secrets[p]}" for p in self.players if p in self.secrets]
+        if self.gm_secret:
+            signons.append(f"master@{DOMAIN}  SIGNON GM demo {self.gm_secret}")
+        (home / PLAYERS).write_text("\n".join(signons) + "\n", encoding="utf-8")
+        someone = next(iter(self.secrets), None)
+        gm = f"{GM_COMMAND} --config {home / 'gm.yaml'}"
+        self.say()
+        self.say(f"Play on from here (the game goes on in real time; {home / 'gm.yaml'} is its configuration):")
+        if someone is not None:
+            self.say(f"  {GM_COMMAND} demo mail {self.players[someone]} --home {home}")
+            self.say(f"      a mail from {self.address(someone)} to the judge: its sign-on is written for you, "
+                     "add orders or")
+            self.say("      commands (from a file: ... < orders.txt); every player's and the game master's sign-on "
+                     f"is in {home / PLAYERS}")
+        self.say(f"  {gm} receive < mail.eml")
+        self.say("      any whole mail (From:, To: judge@example.test, the body), as a mail server would hand it over")
+        self.say(f"  {gm} web")
+        self.say("      the game's web pages on http://127.0.0.1:8080/games/demo (WEB demo, mailed, gives a sign-in link)")
+        self.say(f"  {gm} run")
+        self.say(f"      the judge itself: reads {self.config.inbound.path}, processes each phase at its deadline")
+        self.say(f"  The judge's answers are mails in {self.config.outbound.path} (Maildir: one file each in new/);")
+        self.say("  those a demo mail brings are printed too.")
 
     def found(self) -> None:
         """The founders join one by one; the second first asks for the first one's choice."""
         asked: list[str] = []
         for empire in FOUNDERS:
-            choices = [c for c in self.variant.joining_choices(self.variant.initial_position()) if c not in asked]
+            choices = [c for c in setup_of(self.variant).joining_choices(self.variant.initial_position()) if c not in asked]
             choice = self.rng.choice(choices[:12])
             if len(asked) == 1:
                 self.join(empire, asked[0])
@@ -245,6 +284,50 @@ class Demo:
         powers = list(self.players)
         other = powers[(powers.index(power) + 1) % len(powers)]
         return f"PRESS TO {other}\nShall we keep the peace between us this year?\nENDPRESS\n"
+
+
+PLAYERS = "players.txt"  # each player's address and sign-on line, written by the demo
+GM_COMMAND = ".venv/bin/gm" if Path(".venv/bin/gm").exists() else "gm"  # as the next steps are printed
+
+
+def sorted_keys(box: mailbox.Maildir) -> list[str]:
+    """The Maildir's keys in the order the mails were delivered: a key starts with the time of
+    delivery, its microseconds and a counter ("1767614400.M5123P99Q12.host"), compared as numbers."""
+    def order(key: str) -> tuple[int, ...]:
+        return tuple(int(n) for n in re.findall(r"\d+", key)[:4])
+    return sorted(box.keys(), key=order)
+
+
+def print_post(box: mailbox.Maildir, keys: list[str], pictures: Path, out: TextIO) -> list[tuple[str, str, str, str]]:
+    """Print the mails of ``keys`` as their readers receive them (a mail sent to several people
+    once), their pictures kept in ``pictures``; each mail as (key, to, subject, text)."""
+    read = []
+    received: dict[tuple[str, str], list[str]] = {}
+    for key in keys:
+        message = box[key]
+        text, to, subject = _text_of(message), str(message["To"]), str(message["Subject"])
+        read.append((key, to, subject, text))
+        attached = [keep(part, pictures) for part in message.walk() if part.get_filename()]
+        if attached:
+            subject += f"  [attached: {', '.join(attached)}, kept in {pictures}]"
+        received.setdefault((subject, text), []).append(to)
+    for (subject, text), readers in received.items():
+        names = ", ".join(sorted(r.split("@")[0] for r in readers))  # delivered in any order
+        who = readers[0] if len(readers) == 1 else f"{len(readers)} readers ({names})"
+        print(f"<-- {who} receive: {subject}", file=out)
+        print(textwrap.indent(text.rstrip(), "      | ", lambda line: True), file=out)
+    return read
+
+
+def keep(part: mailbox.Message, pictures: Path) -> str:
+    """An attachment saved in ``pictures`` under its own name (the same picture mailed to
+    several readers is one file); its name."""
+    name = Path(str(part.get_filename())).name
+    payload = part.get_payload(decode=True)
+    if isinstance(payload, bytes):
+        pictures.mkdir(parents=True, exist_ok=True)
+        (pictures / name).write_bytes(payload)
+    return name
 
 
 def misspelt(body: str, variant: Variant, position: Position, power: str) -> str:

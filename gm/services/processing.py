@@ -43,6 +43,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
     position = services.position_of(game)
     given = current_orders(session, game)
     held = held_press(session, game)  # read before the game changes: no flush of the changes first
+    by_gm = actor != "system" or bool((game.notices or {}).get("process_now"))  # PROCESS: the GM asked
     played = play_missing(services, session, game, position, given)  # missed: play
     lines = {**given, **played}
     submitted = [(power, order) for power, texts in lines.items() for order in services.orders_from(game, texts)]
@@ -76,7 +77,7 @@ def process(services: Services, session: Session, game: Game, actor: str = "syst
         finish(services, session, game, {"kind": "draw", "powers": list(report.draw)}, record=record, report=report)
     else:
         start_phase(services, session, game, report.next)
-        _results_mails(services, session, game, record, report, position, held, sorted(played))
+        _results_mails(services, session, game, record, report, position, held, sorted(played), by_gm)
     services.faults.point("after-mails-queued")
     _apply_missed_policy(services, session, game)
     openings.settle(services, session, game)  # a power whose player came back (or game over) is not open
@@ -182,8 +183,12 @@ def published_press(held: list[Press], record: PhaseRecord) -> list[tuple[Press,
 
 
 def _results_mails(services: Services, session: Session, game: Game, record: PhaseRecord,
-                   report: PhaseReport, before: Position, held: list[Press], played: list[str]) -> None:
+                   report: PhaseReport, before: Position, held: list[Press], played: list[str],
+                   by_gm: bool = False) -> None:
     published = published_press(held, record)
+    # Processed before its deadline: the mail says when, and why (every order in, or the game
+    # master's PROCESS), so that the deadline it named before is not taken for a mistake.
+    early = record.deadline is not None and record.processed_at < record.deadline
 
     def per_reader(recipient: Recipient) -> tuple[tuple[int, ...], dict[str, Any]]:
         """What the results mail depends on of its reader besides its zone: the press it reads,
@@ -197,6 +202,7 @@ def _results_mails(services: Services, session: Session, game: Game, record: Pha
         services, session, game, template="mail/results.txt.j2", kind="results",
         subject=f"{game.name}, {services.variant_of(game).title(before.phase)}: results", attach_phase_id=record.id,
         per_reader=per_reader, deadline=game.deadline, played=played,
+        early_of=record.deadline if early else None, processed=record.processed_at, by_gm=by_gm,
         # the year's last results carry the chart, and its numbers beside it
         year_table=year_by_year(services, session, game, upto=record) if closes_year(services, game, record) else [],
         **results_context(services.variant_of(game), record.phase, report, before),
