@@ -7,21 +7,22 @@ has nothing in it that does not print (gm.games.plaintext), whoever wrote the te
 
 from __future__ import annotations
 
+import hashlib
 import textwrap
-import uuid
+from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import insert
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from gm.clock import Clock
 from gm.config import AppConfig
 from gm.games.plaintext import header_text, printable, quoted
-from gm.store.models import OutboundMail, OutboundStatus
+from gm.store.models import Game, OutboundMail, OutboundStatus
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -119,7 +120,8 @@ def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
     return env
 
 
-_OUTBOX_INSERT = insert(OutboundMail.__table__)  # built once
+_OUTBOX = OutboundMail.__table__
+_OUTBOX_INSERT = insert(_OUTBOX)  # built once
 
 
 class Mailer:
@@ -145,8 +147,24 @@ class Mailer:
         name = RULES_TEMPLATE.format(variant=variant)
         return name if name in self._templates else None
 
-    def message_id(self) -> str:
-        return f"<gm.{uuid.uuid4().hex}@{self.config.domain}>"
+    def message_id(self, session: Session, row: dict[str, Any], taken: Counter[str] | None = None) -> str:
+        """The Message-ID of a mail to queue, from what the mail is: its game and the game's
+        phase, its kind, its recipient, the mail it answers, and how many such mails were queued
+        before it. A mail made again (after a restore, a rollback, a mail delivered again) is
+        the same mail to a mail service that recognises copies by it. ``taken``: those counted
+        already in the same batch of rows."""
+        game = session.get(Game, row["game_id"]) if row.get("game_id") else None
+        what = "|".join(str(part) for part in (
+            row.get("game_id") or "", game.phase_seq if game is not None else "", row["kind"],
+            row["to_address"].strip().lower(), row.get("in_reply_to") or ""))
+        prefix = f"<gm.{hashlib.sha256(what.encode()).hexdigest()[:24]}."
+        before = session.connection().scalar(select(func.count()).select_from(_OUTBOX).where(
+            _OUTBOX.c.game_id == row["game_id"] if row.get("game_id") else _OUTBOX.c.game_id.is_(None),
+            _OUTBOX.c.message_id.startswith(prefix, autoescape=True)))
+        counted = taken if taken is not None else Counter()
+        number = int(before or 0) + counted[prefix]
+        counted[prefix] += 1
+        return f"{prefix}{number}@{self.config.domain}>"
 
     def is_own_message_id(self, message_id: str) -> bool:
         text = message_id.strip()
@@ -168,6 +186,10 @@ class Mailer:
         they refer to are stored already (their ids are known), so the session's pending
         changes need not be flushed first; they are at commit, or at the next query."""
         if rows:
+            taken: Counter[str] = Counter()
+            for row in rows:
+                if not row.get("message_id"):
+                    row["message_id"] = self.message_id(session, row, taken)
             session.connection().execute(_OUTBOX_INSERT, rows)
 
     def outbox_row(
@@ -192,7 +214,7 @@ class Mailer:
         return {
             "game_id": game_id, "kind": kind, "to_address": to, "subject": header_text(subject),
             "body": printable(self.render(template, **context) if body is None else body),
-            "message_id": self.message_id(), "in_reply_to": in_reply_to, "attach_phase_id": attach_phase_id,
+            "message_id": None, "in_reply_to": in_reply_to, "attach_phase_id": attach_phase_id,
             "status": OutboundStatus.PENDING, "attempts": 0, "next_attempt_at": now, "last_error": "",
             "created_at": now, "sent_at": None, "secrets": list(secrets or []),
         }
