@@ -15,7 +15,7 @@ its picture drawn once a game, attached, handed over, and recorded as sent. The 
 each mail in memory (a real one then writes it out: the time the standard library's email
 generator takes to write one results mail with its picture is printed apart).
 
-``--tick-only`` times the scheduler's tick alone (the figure before issue 26: processing and
+``--tick-only`` times the scheduler's tick alone (the figure measured first: processing and
 queueing, no mail sent). PostgreSQL: $GM_TEST_POSTGRES_URL, else the server
 scripts/start-postgres starts (bench/stores.py). Each backend runs in a process of its own, so
 the peak memory printed is that backend's alone; the machine's load is printed too.

@@ -1,4 +1,4 @@
-"""Server time of a game's web page (issue 28: under 50 ms after its first view).
+"""Server time of a game's web page (the aim: under 50 ms after its first view).
 
     .venv/bin/python bench/web_page.py [--years 15] [--views 30] [--seed 4]
 

@@ -1,6 +1,6 @@
 """Classical Diplomacy (Andy Schwarz and Vincent Mous): what differs from standard play.
 
-Rules: shared/rules/classical.txt; board: maps/classical.yaml. The map file carries every
+Rules: *Classical Diplomacy* (docs/rules/classical.md); board: maps/classical.yaml. The map file carries every
 geographical rule, so this module holds only the calendar, the victory condition and the builds:
 
 - Rule 3, the calendar: standard seasons counted in years B.C. and A.D. (``Era.BC_AD``: years

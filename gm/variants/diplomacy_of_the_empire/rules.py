@@ -1,7 +1,7 @@
 """Diplomacy of the Empire (Zachary Jarvie): talents, legions, cities, roads and forts, as a delta
 on the engine.
 
-Rules: shared/rules/diplomacy-of-the-empire.txt (the designer's later forum answers win); the
+Rules: *Diplomacy of the Empire* 2.0 (docs/rules/diplomacy-of-the-empire.md; the designer's later forum answers win); the
 rulings this judge applies where the text is open are written for players in
 templates/rules/diplomacy-of-the-empire.txt.j2, and each rule is traced to its tests in
 docs/rules/diplomacy-of-the-empire.md. Each rule, and where it lives:

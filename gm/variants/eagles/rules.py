@@ -1,7 +1,7 @@
 """Eagles (Ed Greenwood): generals of A.D. 117, dice at sea and in barbarian lands, as a delta on
 the engine.
 
-Rules: shared/rules/eagles.txt; the rulings this judge applies where the text is open are
+Rules: *Eagles* (docs/rules/eagles.md); the rulings this judge applies where the text is open are
 written for players in templates/rules/eagles.txt.j2, and each rule is traced to its tests in
 docs/rules/eagles.md. Each rule, and where it lives:
 

@@ -1,6 +1,6 @@
 """Rise of Rome II (Stephen Agar): what differs from standard play, as a delta on the engine.
 
-Rules: shared/rules/rise-of-rome-ii.txt; board: maps/rise-of-rome-ii.yaml (its land bridges,
+Rules: *Rise of Rome II* (docs/rules/rise-of-rome-ii.md); board: maps/rise-of-rome-ii.yaml (its land bridges,
 the Barbarian build areas and the leaders' names are map data); the rulings this judge applies
 are written for players in templates/rules/rise-of-rome-ii.txt.j2, and each rule is traced to its
 tests in docs/rules/rise-of-rome-ii.md. Each rule, and where it lives:

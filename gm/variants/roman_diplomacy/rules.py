@@ -2,7 +2,7 @@
 engine. One rules module for both boards; the map decides the rest (its Imperial City sites,
 map edge, victory count and first year).
 
-Rules: shared/rules/roman-diplomacy.txt; the rulings this judge applies are written for players
+Rules: *Roman Diplomacy* (docs/rules/roman-diplomacy.md); the rulings this judge applies are written for players
 in templates/rules/_roman-diplomacy.txt.j2, and each rule is traced to its tests in
 docs/rules/roman-diplomacy.md. Each rule, and where it lives:
 
