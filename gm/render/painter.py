@@ -17,6 +17,7 @@ is a third of the size of a true-colour one and looks the same.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import threading
@@ -27,6 +28,7 @@ import numpy as np
 import skia
 
 from gm.adjudicator.kept import PerVariant
+from gm.maps import cache
 from gm.render import style
 from gm.render.legend import KEY_TOP
 from gm.render.order_marks import Stroke
@@ -160,14 +162,21 @@ def text(canvas: skia.Canvas, words: str, x: float, y: float, size: float, ink: 
 
 class Board:
     """What every picture of one map and size shares: the background, the seas, the land left
-    to no power and every land province in its unowned fill with its outline, drawn once; the
-    provinces' and the coastline's paths."""
+    to no power and every land province in its unowned fill with its outline, drawn once (and
+    kept on disk for the next process: ``base_layers``); the provinces' and the coastline's
+    paths, each made when first drawn."""
 
     def __init__(self, scene: Scene):
         self.width, self.height = scene.width, scene.map_top + scene.map_height
-        self.lands = {a.id: svg_path(a.path) for a in scene.lands}
+        self._land_paths = {a.id: a.path for a in scene.lands}
         self.base_fill = {a.id: _base_fill(a.fill) for a in scene.lands}
         self.coastline = svg_path(scene.coastline) if scene.coastline else None
+        self.image = base_layers(scene, self)
+
+    def land(self, province: str) -> skia.Path:
+        return svg_path(self._land_paths[province])
+
+    def draw_base(self, scene: Scene) -> np.ndarray:
         image = np.empty((self.height, self.width, 4), np.uint8)
         surface = _surface(image)
         canvas = surface.getCanvas()
@@ -181,9 +190,44 @@ class Board:
         if scene.neutral_land:
             canvas.drawPath(svg_path(scene.neutral_land), fill(style.NEUTRAL_LAND))
         for area in scene.lands:
-            _land(canvas, self.lands[area.id], self.base_fill[area.id], area.stroke)
+            _land(canvas, self.land(area.id), self.base_fill[area.id], area.stroke)
         del surface
-        self.image = image
+        return image
+
+
+def base_layers(scene: Scene, board: Board) -> np.ndarray:
+    """The board's unchanging layers as pixels: from gm's cache (gm.maps.cache) when a process
+    drew them before, from the very shapes and colours, with this renderer; else drawn, and kept
+    there. A new process (a cron tick sending results, `gm render-map`, a drawing worker) so
+    copies them instead of drawing them (7.5 MB for the standard board, read in a few ms; drawn
+    in 40-60 ms). Kept raw: compressed, they would take as long to read as to draw."""
+    entry = f"{_base_key(scene, board)}.rgba"
+    size = board.height * board.width * 4
+    kept = cache.read("boards", entry)
+    if kept is not None and len(kept) == size:
+        return np.frombuffer(kept, np.uint8).reshape(board.height, board.width, 4)  # read only: only copied
+    image = board.draw_base(scene)
+    cache.write("boards", entry, image.tobytes())
+    return image
+
+
+def _base_key(scene: Scene, board: Board) -> str:
+    """What the base layers are drawn from, hashed: the picture's size, every sea's and land's
+    shape and colours (so the map's shapes file and the scene's own choices), and the code and
+    Skia that draw them."""
+    digest = hashlib.sha256(repr((board.width, board.height, scene.map_top, scene.map_width, scene.map_height,
+                                  scene.neutral_land, style.BACKGROUND, style.SEA, style.NEUTRAL_LAND,
+                                  skia.__version__, _renderer_version())).encode())
+    for area in scene.seas:
+        digest.update(f"{area.path}|{area.fill}|{area.stroke};".encode())
+    for area in scene.lands:
+        digest.update(f"{area.id}|{area.path}|{board.base_fill[area.id]}|{area.stroke};".encode())
+    return digest.hexdigest()[:40]
+
+
+@lru_cache(maxsize=1)
+def _renderer_version() -> str:
+    return cache.code_version(__file__, style.__file__)
 
 
 def _base_fill(value: str) -> str:
@@ -271,7 +315,7 @@ def draw(canvas: skia.Canvas, scene: Scene, board: Board) -> None:
     canvas.translate(0, scene.map_top)
     for area in scene.lands:
         if area.fill != board.base_fill.get(area.id, area.fill):
-            _land(canvas, board.lands[area.id], area.fill, area.stroke)
+            _land(canvas, board.land(area.id), area.fill, area.stroke)
     patterns = {p.id: p for p in scene.tint_patterns}
     for tint in scene.tints:
         _tint(canvas, tint, patterns)
