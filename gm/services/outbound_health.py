@@ -13,12 +13,13 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gm.games.context import Services
 from gm.games.mailer import format_moment
 from gm.games.notices import tell_gm
-from gm.store.models import ServerHealth
+from gm.store.models import OutboundMail, OutboundStatus, ServerHealth
 from gm.store.retry import in_transaction
 
 log = logging.getLogger(__name__)
@@ -70,15 +71,18 @@ def _record_failure(services: Services, session: Session, error: str) -> Outage:
 
 def server_works(services: Services) -> None:
     """A mail went out: an outage is over."""
-    in_transaction(services.db, "the outbound server's health", _record_recovery)
+    in_transaction(services.db, "the outbound server's health", lambda session: _record_recovery(services, session))
 
 
-def _record_recovery(session: Session) -> None:
+def _record_recovery(services: Services, session: Session) -> None:
     health = _locked(session)
     if health.failing_since is None:
         return
-    log.info("the outbound mail server takes mail again (it did not since %s): sending what waits",
-             format_moment(health.failing_since, "UTC"))
+    waiting = session.scalar(select(func.count()).select_from(OutboundMail).where(
+        OutboundMail.status == OutboundStatus.PENDING))
+    away = services.clock.now() - health.failing_since
+    log.info("the outbound mail server takes mail again, after %s (it did not since %s): sending the %d mails "
+             "that waited", _span(away), format_moment(health.failing_since, "UTC"), (waiting or 0) + 1)
     health.failing_since = health.next_try_at = None
     health.failures = 0
     health.told = False
@@ -90,6 +94,11 @@ def try_now(services: Services) -> None:
         _locked(session).next_try_at = None
 
     in_transaction(services.db, "the outbound server's health", clear)
+
+
+def _span(gone: timedelta) -> str:
+    minutes = int(gone.total_seconds() // 60)
+    return f"{minutes} min" if minutes else f"{int(gone.total_seconds())} s"
 
 
 def _locked(session: Session) -> ServerHealth:
