@@ -69,7 +69,9 @@ class App:
         from gm.config import WebConfig
         from gm.web.server import WebServer
 
-        return WebServer(self.web_app(), self.config.web or WebConfig())
+        from gm.web.lock import LOCK_FILE
+
+        return WebServer(self.web_app(), self.config.web or WebConfig(), lock=self.config.home / LOCK_FILE)
 
     def close(self) -> None:
         self.db.dispose()

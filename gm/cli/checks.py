@@ -38,7 +38,36 @@ def everything(config: AppConfig, timeout: float = 20.0) -> Iterator[Finding]:
     yield mailbox("outbound", config.outbound, config, timeout)
     yield from authentication(config)
     yield from game_masters(config)
+    yield from web(config)
     yield from games(config)
+
+
+def web(config: AppConfig) -> Iterator[Finding]:
+    """Which gm process of this host serves the web (gm.web.lock): several `gm run` with one
+    configuration serve it from one of them."""
+    if config.web is None:
+        return
+    import socket
+
+    from gm.web.lock import LOCK_FILE, WebLock
+
+    where = f"{config.web.host}:{config.web.port}"
+    holder = WebLock(config.home / LOCK_FILE).holder()
+    if holder is not None:
+        yield Finding(OK, "web", f"served on {where} by {holder}; any other gm run on this host serves none, and "
+                                 "takes it over should that one stop")
+        return
+    with socket.socket(socket.AF_INET6 if ":" in config.web.host else socket.AF_INET) as probe:
+        try:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((config.web.host, config.web.port))
+        except OSError as exc:
+            yield Finding(FAIL, "web", f"{where} cannot be listened on ({exc.strerror}), and no gm process of this "
+                                       "home serves it: another program holds the port, or host is not this "
+                                       "machine's; choose another web port or host")
+            return
+    yield Finding(OK, "web", f"no gm process serves {where} now; the first gm run started serves it, the others "
+                             "take it over should it stop")
 
 
 def authentication(config: AppConfig) -> Iterator[Finding]:
