@@ -22,7 +22,7 @@ from gm.yamlfile import YamlProblem, load_strict
 
 INBOUND_KINDS = ("maildir", "imap")
 OUTBOUND_KINDS = ("maildir", "smtp")
-TLS_MODES = {"imap": ("ssl", "none"), "smtp": ("starttls", "ssl", "none")}
+TLS_MODES = {"imap": ("ssl", "starttls", "none"), "smtp": ("starttls", "ssl", "none")}
 _TOKEN = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`{|}~-]+")  # RFC 2045's token: an authserv-id as mail servers write it
 
 
@@ -33,7 +33,7 @@ class MailboxConfig:
     kind: str = "maildir"  # maildir | imap | smtp
     path: Path | None = None  # maildir
     host: str = "127.0.0.1"
-    port: int = 0  # 0: the usual port for the kind and tls (IMAP 993/143, SMTP 587/465/25)
+    port: int = 0  # 0: the usual port for the kind and tls (IMAP 993/143/143, SMTP 587/465/25)
     username: str = ""
     password: str = ""
     tls: str = "none"  # none | starttls | ssl

@@ -60,7 +60,7 @@ def test_a_secret_found_nowhere_is_an_error_that_names_it(tmp_path: Path, monkey
     ("colour: blue\n", "unknown settings ['colour']"),
     ("inbound: {kind: pop3}\n", "inbound kind must be maildir or imap, not 'pop3'"),
     ("outbound: {kind: imap}\n", "outbound kind must be maildir or smtp"),
-    ("inbound: {kind: imap, tls: starttls}\n", "inbound tls must be ssl or none for imap, not 'starttls'"),
+    ("inbound: {kind: imap, tls: tls}\n", "inbound tls must be ssl or starttls or none for imap, not 'tls'"),
     ("outbound: {kind: smtp, tls: yes}\n", "outbound tls must be starttls or ssl or none"),
     ("outbound: {kind: smtp, port: '587'}\n", "outbound port must be a whole number"),
     ("outbound: {kind: smtp, certificate: x}\n", "unknown outbound settings ['certificate']"),

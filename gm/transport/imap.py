@@ -9,6 +9,10 @@ size), ``await deliver(raw, key)`` and, only once that returned, save the waterm
 database) is what counts; \\Seen is for people looking at the mailbox. If ``deliver`` raises,
 the pass stops there and the message is tried again on the next one.
 
+The connection is IMAPS (``tls: ssl``, 993), or plain on 143 turned to TLS by STARTTLS before
+the password is sent (``tls: starttls``, as hosted mailboxes offer it; ``_start_tls``), or plain
+(``tls: none``, for loopback).
+
 ``run`` repeats passes on one connection, between them waiting in IDLE (bounded to
 ``idle_seconds``, after which it searches anyway) or, when the server has no IDLE, sleeping
 ``idle_seconds``. aioimaplib's weak spots are guarded against:
@@ -81,9 +85,8 @@ class ImapInbox:
         backoff_max: float = 60.0,  # once the server is back, mail waits at most a minute more
         read_limit: int | None = None,
     ):
-        if config.tls not in ("none", "ssl"):
-            raise ValueError(f"IMAP inbox: tls must be 'ssl' (IMAPS) or 'none', not {config.tls!r} "
-                             "(aioimaplib has no STARTTLS)")
+        if config.tls not in ("none", "ssl", "starttls"):
+            raise ValueError(f"IMAP inbox: tls must be 'ssl' (IMAPS), 'starttls' or 'none', not {config.tls!r}")
         self.config = config
         self.watermarks = watermarks
         self.timeout = timeout
@@ -189,7 +192,7 @@ class ImapInbox:
     # ---- connecting -----------------------------------------------------------------------------
 
     def _ssl_context(self) -> ssl.SSLContext | None:
-        if self.config.tls != "ssl":
+        if self.config.tls == "none":
             return None
         return ssl.create_default_context(cafile=self.config.ca_file)
 
@@ -203,11 +206,15 @@ class ImapInbox:
             context = self._ssl_context()
         except (OSError, ssl.SSLError) as exc:
             raise _Broken(f"cannot read ca_file {self.config.ca_file!r}: {exc}") from exc
+        starttls = self.config.tls == "starttls"
         client = aioimaplib.IMAP4(host=self.config.host, port=self.port, timeout=self.timeout,
-                                  conn_lost_cb=connection_lost, ssl_context=context)
+                                  conn_lost_cb=connection_lost, ssl_context=None if starttls else context)
         session = _Session(self, client, lost)
         try:
             await session.call(client.wait_hello_from_server())
+            if starttls:
+                assert context is not None
+                await session.call(_start_tls(client, context, self.config.host))
             response = await session.call(client.login(aioimaplib.quoted(self.config.username), self.config.password))
             if response.result != "OK":
                 raise _Broken(f"login as {self.config.username!r} refused: {_text(response)}; check the inbound "
@@ -222,6 +229,23 @@ class ImapInbox:
             raise
         self.sessions += 1
         return session
+
+
+async def _start_tls(client: aioimaplib.IMAP4, context: ssl.SSLContext, host: str) -> None:
+    """STARTTLS (RFC 3501 6.2.1, as hosted mailboxes offer it on port 143), which aioimaplib lacks:
+    the command, then the connection's own transport wrapped in TLS (the server's certificate
+    checked against ``context`` for ``host``), then the capabilities asked again, as the RFC
+    wants. Never a password before: a server that offers no STARTTLS is refused."""
+    protocol = client.protocol
+    if not client.has_capability("STARTTLS"):
+        raise _Broken("the server offers no STARTTLS, and gm sends no password in clear (tls: starttls); "
+                      "use tls: ssl (IMAPS, port 993) if the server has it")
+    response = await protocol.execute(aioimaplib.Command("STARTTLS", protocol.new_tag(), loop=protocol.loop))
+    if response.result != "OK":
+        raise _Broken(f"STARTTLS refused: {_text(response)}")
+    loop = asyncio.get_running_loop()
+    protocol.transport = await loop.start_tls(protocol.transport, protocol, context, server_hostname=host)
+    await protocol.capability()
 
 
 class _Session:

@@ -370,8 +370,9 @@ def test_a_large_message_is_read_only_up_to_the_read_limit(mail_stack: MailStack
     assert second.endswith(small) and no_size is None
 
 
-def test_starttls_is_refused_for_imap() -> None:
+def test_an_unknown_tls_mode_is_refused_for_imap() -> None:
     from gm.config import MailboxConfig
 
-    with pytest.raises(ValueError, match="STARTTLS"):
-        ImapInbox(MailboxConfig(kind="imap", tls="starttls"), MemoryWatermarks())
+    with pytest.raises(ValueError, match="'ssl' \\(IMAPS\\), 'starttls' or 'none'"):
+        ImapInbox(MailboxConfig(kind="imap", tls="maybe"), MemoryWatermarks())
+    assert ImapInbox(MailboxConfig(kind="imap", tls="starttls"), MemoryWatermarks()).port == 143

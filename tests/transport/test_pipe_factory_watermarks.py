@@ -78,7 +78,7 @@ def test_factory_chooses_by_kind(tmp_path: Path) -> None:
     assert isinstance(make_sender(MailboxConfig(kind="smtp", tls="starttls")), SmtpSender)
     for bad in (lambda: make_inbox(MailboxConfig(kind="smtp"), marks),
                 lambda: make_inbox(MailboxConfig(kind="maildir", path=None), marks),
-                lambda: make_inbox(MailboxConfig(kind="imap", tls="starttls"), marks),
+                lambda: make_inbox(MailboxConfig(kind="imap", tls="sometimes"), marks),
                 lambda: make_sender(MailboxConfig(kind="imap")),
                 lambda: make_sender(MailboxConfig(kind="smtp", tls="sometimes"))):
         with pytest.raises(ConfigError):
