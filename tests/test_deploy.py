@@ -68,7 +68,7 @@ def test_the_unit_is_valid_for_systemd(tmp_path: Path) -> None:
 
 
 def test_the_embedded_configuration_written_out_is_what_gm_uses_without_one() -> None:
-    """Issue 24: the file said judge@localhost while gm sends as gm@localhost."""
+    """The file once said judge@localhost while gm sends as gm@localhost."""
     written, embedded = load_config(DEPLOY / "gm.embedded.yaml"), default_config()
     for key in ("judge_address", "judge_name", "admin_address", "max_mail_bytes", "sender_rate"):
         assert getattr(written, key) == getattr(embedded, key), key
@@ -76,7 +76,7 @@ def test_the_embedded_configuration_written_out_is_what_gm_uses_without_one() ->
 
 
 def test_the_example_game_shows_every_setting_with_a_comment() -> None:
-    """Issue 24: seats (which Eagles needs) and observers were missing."""
+    """Seats (which Eagles needs) and observers were missing."""
     text = (DEPLOY / "game.example.yaml").read_text()
     for key in sorted(GAME_KEYS | DEADLINE_KEYS):
         (line,) = [line for line in text.splitlines() if line.lstrip().startswith(f"{key}:")]

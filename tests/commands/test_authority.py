@@ -1,4 +1,4 @@
-"""No one reaches beyond their seat (issue 22, item 1): every command of a game master, tried on
+"""No one reaches beyond their seat: every command of a game master, tried on
 a game by everyone who is not its game master (one of its players, the game master of another
 game who joins it or signs on to it as a player in the same mail, and one whose sign-on as its
 game master failed, with another game's secret or with this game's secret from the wrong

@@ -1,4 +1,4 @@
-"""Every mail's example orders are ones the reader could send in its game (issue 18, item 2): the
+"""Every mail's example orders are ones the reader could send in its game: the
 joined mail's first order and HELP's examples, once signed on, are written from the player's own
 units (never a Paris in a Classical game), and each reads and counts on the board."""
 

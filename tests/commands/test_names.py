@@ -1,4 +1,4 @@
-"""Names players choose are checked when chosen (issue 22, item 4): letters of one script, nothing
+"""Names players choose are checked when chosen: letters of one script, nothing
 that does not print, nothing that equals or looks like a name used in the game or a word the
 judge keeps (the game master, the judge, commands, the words of PRESS)."""
 
@@ -22,7 +22,7 @@ RULES = NameRules(taken=("Latium", "Carthago", "Papa", "Neutral"), judge="gm")
     ("Rome\u202eemoR", "does not print (U+202E)"),  # a bidirectional override
     ("Ro\u200bme", "does not print (U+200B)"),  # zero width
     ("Two\nLines", None),  # normalised to one line, then allowed: see below
-    ("Lat\u0456um", "letters of one script only (it mixes Cyrillic, Latin)"),  # the issue's Cyrillic і
+    ("Lat\u0456um", "letters of one script only (it mixes Cyrillic, Latin)"),  # a Cyrillic і
     ("\u0420\u0430\u0440\u0430", "looks like 'Papa'"),  # all Cyrillic, looking like a name taken
     ("LATIUM", "is taken"), ("latium", "is taken"), ("Lat-ium", "looks like 'Latium'"), ("Látium", "looks like 'Latium'"),
     ("Lat ium", "looks like 'Latium'"), ("Carthag0", "digits are not allowed"), ("Carthаgo", "mixes"),

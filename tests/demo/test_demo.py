@@ -38,7 +38,7 @@ def test_a_game_of_classical_is_played_by_mail_end_to_end(tmp_path: Path) -> Non
     assert "ERROR" not in corrected and "Current orders for Carthage" in corrected
     assert "<-- 2 readers (egypt, master) receive: gm: demo press from Carthage" in text
     assert text.rstrip().endswith(str(tmp_path / "home"))
-    # the pictures are kept where the demo says (issue 24: it said "attached" and lost them)
+    # the pictures are kept where the demo says (it once said "attached" and lost them)
     pictures = tmp_path / "home" / "pictures"
     named = set(re.findall(r"\[attached: ([\w.-]+), kept in " + re.escape(str(pictures)) + r"\]", text))
     assert named and all((pictures / name).read_bytes().startswith(b"\x89PNG") for name in named), named

@@ -1,4 +1,4 @@
-"""Secrets and addresses that leak nothing (issue 22, item 10): SET ADDRESS waits for the new
+"""Secrets and addresses that leak nothing: SET ADDRESS waits for the new
 address to confirm, never takes an address in use, answers alike whatever the address, and says
 which games move; the right and a wrong secret from another address are answered alike; the
 game master hears of sign-ons as game master that failed; a player removed is told; notices give

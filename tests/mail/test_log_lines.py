@@ -1,4 +1,4 @@
-"""What the log says of mail and games (issue 27): one line per event, with the game and what
+"""What the log says of mail and games: one line per event, with the game and what
 became of it, and never a line of the mail (a SIGNON secret is in it)."""
 
 from __future__ import annotations

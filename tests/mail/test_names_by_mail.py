@@ -1,4 +1,4 @@
-"""Names by mail (issue 22, items 2 and 4): an empire's name that would pose as the judge, another
+"""Names by mail: an empire's name that would pose as the judge, another
 power or a word of a command is refused when chosen, by JOIN or RENAME; and a hostile name
 stored before these checks (terminal escapes in it) stops no mail: every mail of every game is
 sent, none carries a character that does not print."""

@@ -1,4 +1,4 @@
-"""Press that cannot pose or leak (issue 22, items 3, 5, 6, 9 and 10): grey press never tells its
+"""Press that cannot pose or leak: grey press never tells its
 sender, relayed text is framed as the sender's, nothing that does not print reaches anyone,
 press belongs to the power's seat whatever it is named, and powers out of the game are silent."""
 
@@ -37,7 +37,7 @@ def test_grey_press_reads_the_same_whoever_sent_it(post: Post) -> None:
     first, second = _press(post, ENGLAND)
     assert first == second  # nothing tells them apart
     assert "Press from an anonymous power to England, France, Germany in g:" in first
-    # a list of every other power is press to everyone; the issue's list, with the sender in it, too
+    # a list of every other power is press to everyone; that list with the sender in it, too
     post.send("germany@example.test", signon("Germany") + "PRESS GREY TO England France Italy Austria Russia Turkey\n"
               "All but me.\nENDPRESS\nPRESS GREY TO England France Germany Italy Austria Russia Turkey\nAll.\n"
               "ENDPRESS\n")

@@ -1,4 +1,4 @@
-"""What gm confirms, it does (issue 21), each promise on its own: a mail read after its phase
+"""What gm confirms, it does, each promise on its own: a mail read after its phase
 was processed counts for the next one and says so; a Message-ID reused for other content is
 another mail; a server that takes no mail for a reason a fix cures loses nothing, is told once
 and reported by `gm tick`; failed mails are listed and sent again; a claimed mail is sent by one

@@ -1,4 +1,4 @@
-"""No secret is kept in clear once it has served (issue 22, item 8): a mail's SIGNON, SET PASSWORD
+"""No secret is kept in clear once it has served: a mail's SIGNON, SET PASSWORD
 and CONFIRM ADDRESS secrets are masked in its stored copy once it is handled, whatever its
 encoding; a secret gm mails (a JOIN's, a game master's) is masked in the outbox once sent."""
 

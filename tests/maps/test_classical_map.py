@@ -1,6 +1,6 @@
 """The Classical board (maps/classical.yaml) against the facts its rules text states.
 
-Rules: shared/rules/classical.txt (Schwarz & Mous); the land-bridge list and the rule 8a
+Rules: Classical Diplomacy (Schwarz & Mous; docs/rules/classical.md); the land-bridge list and the rule 8a
 examples are those of njudge's info.classical, which repeats the same rules.
 """
 

@@ -1,4 +1,4 @@
-"""The Eagles board (Ed Greenwood; rules in shared/rules/eagles.txt) against what its rules say.
+"""The Eagles board (Ed Greenwood; docs/rules/eagles.md) against what its rules say.
 
 The board itself is a reconstruction (no map survives): these tests pin every fact the rules state
 (the centres of the generals, the allied centres, the extra centres for more than ten players,

@@ -1,7 +1,7 @@
 """The Rise of Rome II board (maps/rise-of-rome-ii.yaml) against its rules text.
 
 The board is a reconstruction (no machine-readable map exists), so these tests pin every fact
-the rules text (shared/rules/rise-of-rome-ii.txt) states about it: the seven powers and their
+the rules text (Rise of Rome II, Stephen Agar) states about it: the seven powers and their
 starting units (1.1), the neutral centres (2), the leaders (3.2), the Barbarian build areas
 (4.2), the 37 centres (10), the 13 land bridges with the seas they cross (7.1, 7.3), the map
 oddities (8.1-8.4), the calendar (9), the rules' worked examples, and the designer's notes.

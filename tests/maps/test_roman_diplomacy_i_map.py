@@ -1,6 +1,6 @@
 """The Roman Diplomacy I board (maps/roman-diplomacy-i.yaml) against its rules text.
 
-Rules: shared/rules/roman-diplomacy.txt; rulings: shared/docs/upcoming-variants.md. The board is
+Rules: Roman Diplomacy (Pete Calcraft); rulings: docs/rules/roman-diplomacy.md. The board is
 the standard one "without the Kiel Canal" (it "does not exist in that era"): Kiel has a Baltic and
 a North Sea coast. All centres start neutral (no fixed powers); a player founds an empire on a
 Mediterranean or Black Sea coastal centre (rule 2); barbarians spread from the map edge (rule 7).

@@ -1,8 +1,7 @@
 """The Roman Diplomacy II board (maps/roman-diplomacy-ii.yaml) against its rules text.
 
-Rules: shared/rules/roman-diplomacy.txt (Roman Diplomacy II), rulings in
-shared/docs/upcoming-variants.md, and the facts of Diadochi V kept in
-shared/reference/maps/roman_diplomacy_partial.md. The Diadochi V / Imperator / Triumvirate board
+Rules: Roman Diplomacy (Pete Calcraft; board II with Andrew Poole), rulings in
+docs/rules/roman-diplomacy.md, and what is known of the Diadochi V board. The Diadochi V / Imperator / Triumvirate board
 is lost, so maps/roman-diplomacy-ii.yaml is a reconstruction; these tests pin what the rules
 state (24-centre victory on a board large enough for it, 240 B.C., every province passable,
 multiple centres single, special build centres, starting centres on the Mediterranean or Black

@@ -1,4 +1,4 @@
-"""Province names with and without the generic words of their kind (issue 18, item 1): players
+"""Province names with and without the generic words of their kind: players
 write "Tyrrhenian Sea", "the Tyrrhenian", "Sea of Alexander", "Gulf of Lyon" or "Lyon"; every
 such spelling reaches exactly one province on every map, no earlier spelling changes meaning,
 and a misspelt name suggests a province of its own kind, or nothing when nothing is close."""

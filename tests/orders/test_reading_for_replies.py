@@ -1,4 +1,4 @@
-"""Issue 24, as the parser reads: standard letters where a variant has no armies, a move written
+"""What the replies need of the parser: standard letters where a variant has no armies, a move written
 with its order word first, an order word before its unit, a misspelt name of several words, the
 order word a failed line carries (Diagnostic.form), and the forms of every variant's orders with
 examples that read back."""

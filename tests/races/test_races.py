@@ -1,4 +1,4 @@
-"""What gm confirms, it does, with several processes at once (issue 21): real `gm run` daemons
+"""What gm confirms, it does, with several processes at once: real `gm run` daemons
 killed and started again, `gm tick` processes dying at every crash point, mails dropped into
 the inbox or piped to `gm receive` while phases are processed, on PostgreSQL and on SQLite,
 with natural timing (nothing in gm is mocked).

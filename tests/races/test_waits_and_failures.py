@@ -1,4 +1,4 @@
-"""What an operator sees when gm cannot do its work now (issue 21), with real processes: a mail
+"""What an operator sees when gm cannot do its work now, with real processes: a mail
 server that is not there, a database kept locked by another process, a database file left
 read-only. gm says what it waited for or what is wrong, exits non-zero so cron reports it, and
 leaves the work for the next run."""

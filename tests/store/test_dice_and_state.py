@@ -134,7 +134,7 @@ def test_every_roll_and_rule_effect_is_in_the_results_and_the_preview_shows_no_d
         "  Harvest (Spring 1901 retreats), d6: 5 — 5 talents to every treasury")
     assert _section(results.body, "Destroyed:") == "Destroyed:\n  The English fleet in Edinburgh: sunk in a storm."
 
-    # The preview rolls no die of the game (issue 24): what the storms decide waits on them, and
+    # The preview rolls no die of the game: what the storms decide waits on them, and
     # what no die touches is shown as processing gave it.
     assert "Dice:" not in preview.body and "Storm" not in preview.body and "sunk" not in preview.body
     assert "England:   Fleet Edinburgh HOLD (no order)\n             its result waits on the dice\n" in preview.body

@@ -136,7 +136,7 @@ def test_extend_moves_the_deadline_and_tells_everyone(started: World) -> None:
 
 
 def test_a_finished_game_goes_on_only_with_a_new_announced_seed(monkeypatch: pytest.MonkeyPatch, world: World) -> None:
-    """Issue 22, item 7: the end mail published the dice seed; a rollback may not bring the game
+    """The end mail published the dice seed; a rollback may not bring the game
     back with it (every roll to come would be known): a new seed, its SHA-256 announced."""
     import hashlib
 

@@ -1,7 +1,7 @@
 """Classical (Schwarz & Mous): each numbered rule and every example of the rules text, as
 positions run through ``gm adjudicate`` (the interchange format) with their expected results.
 
-Rules: shared/rules/classical.txt. The rules module (gm/variants/classical.py) holds only the
+Rules: Classical Diplomacy (docs/rules/classical.md). The rules module (gm/variants/classical.py) holds only the
 calendar (rule 3), victory during an adjustment phase (rule 4) and aberration-style builds
 (rule 6); rules 7, 7a, 7b and 8 are borders of maps/classical.yaml, checked here by playing them.
 

@@ -1,6 +1,6 @@
-"""Diplomacy of the Empire through `gm adjudicate`: each ruling of issue 16 and the rules text's
-own examples (the Hispania–Macedonia road move and its head-on bounce, the Numidia cavalry's
-second moves, "Build Fleet Hispania(SC)")."""
+"""Diplomacy of the Empire through `gm adjudicate`: each ruling (docs/rules/diplomacy-of-the-empire.md)
+and the rules text's own examples (the Hispania–Macedonia road move and its head-on bounce, the
+Numidia cavalry's second moves, "Build Fleet Hispania(SC)")."""
 
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ WEST_ROADS = [["AQU", "HIS"], ["AQU", "LUG"], ["AQU", "NAR"], ["BEL", "LUG"], ["
 
 def test_a_plain_move_into_a_province_of_a_road_route_bounces_with_the_road_unit() -> None:
     """8 "If another unit moves from an adjacent province into a province on your road route,
-    then the two units bounce", issue 23 (11): Italia stays in Germania, Hispania stops in
+    then the two units bounce": Italia stays in Germania, Hispania stops in
     Aquitania, the province before; Lugdunensis is left empty by the standoff."""
     extra = state(cities=WEST, roads=WEST_ROADS)
     result = adjudicate("S-43M", {"Hispania": ["I HIS"], "Italia": ["I GER"]},
@@ -182,7 +182,7 @@ def test_a_plain_move_into_a_province_of_a_road_route_bounces_with_the_road_unit
 
 
 def test_a_road_unit_supported_into_the_contested_province_goes_on_and_the_plain_move_fails() -> None:
-    """8, issue 23 (11): with Narbonensis supporting Hispania into Lugdunensis, Italia's move
+    """8: with Narbonensis supporting Hispania into Lugdunensis, Italia's move
     fails and it stays in Germania (never dislodged from a province it never entered), and the
     road unit goes through Lugdunensis on to Belgica."""
     extra = state(cities=WEST, roads=WEST_ROADS)
@@ -258,7 +258,7 @@ def test_a_claimant_whose_home_is_taken_loses_its_treasury_and_unoccupied_tribut
 
 def test_the_taker_of_a_home_has_the_cities_tribute_in_the_losers_tribute() -> None:
     """Home provinces: "all that years' incoming tribute from all that players provinces not
-    occupied by one of his legions", a city's 5 talents included, issue 23 (12): Numidia collects
+    occupied by one of his legions", a city's 5 talents included: Numidia collects
     Numidia and Aegyptus with their cities (30), and takes Egyptus's 20 talents with the tribute
     of Cyrenaica and its city (15) and Palaestina (5): 70."""
     extra = state(treasury={"Egyptus": 20}, cities={"EGY": city("Egyptus", True, True), "CYR": city("Egyptus"),

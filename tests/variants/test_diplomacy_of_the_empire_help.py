@@ -1,5 +1,5 @@
-"""HELP diplomacy-of-the-empire: every ruling of issue 16 as this judge applies it (and the judge's
-own decisions: the order of the build phase, the inflation marks as game settings, the order a
+"""HELP diplomacy-of-the-empire: every ruling (docs/rules/diplomacy-of-the-empire.md) as this judge
+applies it (and the judge's own decisions: the order of the build phase, the inflation marks as game settings, the order a
 claimant owes), the order forms with an example each (read by the parser and legal on a board of
 the variant), what the results show (the notes, announcements, accounts and replies quoted are the
 judge's own), in lines of 72 columns at most; HELP RULES in a game gives the game's own marks."""

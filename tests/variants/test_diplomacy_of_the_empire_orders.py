@@ -1,4 +1,4 @@
-"""Diplomacy of the Empire's own orders written wrong, or impossible on the board (issue 16): each is
+"""Diplomacy of the Empire's own orders written wrong, or impossible on the board: each is
 answered line by line with the reason, by the order parser (what cannot be read), by the variant's
 review of the orders on the board when they are submitted (what the rules forbid), and at the
 deadline through gm adjudicate (with what only the whole phase shows: builds costing more than the
@@ -208,7 +208,7 @@ def test_a_home_lost_or_a_capital_razed_says_why_nothing_is_built() -> None:
     lost = board("W-43A", {}, state(treasury={"Hispania": 40}, cities={"HIS": city("Italia", True, True),
                                                                        "NAR": city("Hispania")},
                                     control={"HIS": "Italia", "NAR": "Hispania"}))
-    assert refusal(lost, "Hispania", "BUILD I Narbonensis") == (  # nowhere to build, and why (issue 24)
+    assert refusal(lost, "Hispania", "BUILD I Narbonensis") == (  # nowhere to build, and why
         "Hispania does not hold its home, Hispania: it builds no units until it takes it back")
     assert EMPIRE.build_site_refusal(lost, "Hispania", "NAR") == (
         "Hispania does not hold its home, Hispania: it builds no units until it takes it back")

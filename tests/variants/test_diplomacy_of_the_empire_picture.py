@@ -1,4 +1,4 @@
-"""Diplomacy of the Empire's board picture (issue 16: "cities, forts and roads drawn on the map"):
+"""Diplomacy of the Empire's board picture ("cities, forts and roads drawn on the map"):
 each city a mark in its province in its owner's colour, a dot, or a walled square when
 fortified; each capital ringed in its owner's colour; each road a pale line edged dark between
 its two cities' marks; each controlled territory filled with its claimant's colour; a legend

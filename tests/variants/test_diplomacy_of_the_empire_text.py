@@ -1,5 +1,5 @@
 """Diplomacy of the Empire: the rules text's sentences that no other test proves, each written from
-the text (shared/rules/diplomacy-of-the-empire.txt, the designer's forum answers included) with
+the text (Diplomacy of the Empire 2.0, the designer's forum answers included) with
 the places as it names them, and run through `gm adjudicate` (docs/rules/diplomacy-of-the-empire.md
 traces every rule to its tests)."""
 

@@ -1,4 +1,4 @@
-"""Eagles through `gm adjudicate`: each ruling of issue 15, with fixed seeds.
+"""Eagles through `gm adjudicate`: each ruling of docs/rules/eagles.md, with fixed seeds.
 
 Where a test needs a die to show a given value, ``seed_for`` finds a seed that makes it so from
 the published recipe (gm.adjudicator.dice), so the tests say which roll they rely on."""
@@ -204,7 +204,7 @@ def test_a_fleet_that_sails_away_escapes_the_attack_and_one_that_sails_in_is_att
 
 
 def test_a_fleet_whose_move_fails_is_attacked_where_it_stayed() -> None:
-    """3: "All naval movements are made before attacks are resolved", issue 23 (9): Carthago
+    """3: "All naval movements are made before attacks are resolved": Carthago
     Nova's fleet bounces off Alexandria's army in Carthago, so it is still in Mare Internum, and
     the attack there sinks it; an attack on it in Carthago finds no fleet there."""
     purpose = "attack by F MIN (Alexandria) on F MIN (Carthago Nova)"

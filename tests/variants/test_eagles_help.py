@@ -1,4 +1,4 @@
-"""HELP eagles: every ruling of issue 15 as this judge applies it, the order forms with an example
+"""HELP eagles: every ruling of docs/rules/eagles.md as this judge applies it, the order forms with an example
 each (read by the parser and legal on a board of Eagles), what the results show (the dice lines
 quoted are the judge's own), in lines of 72 columns at most; HELP RULES in a game adds how many
 centres win it."""
@@ -168,7 +168,7 @@ def _interchange_example(heading: str) -> dict:
 
 
 def test_every_worked_example_of_help_dice_is_the_judges_own_roll(world: World) -> None:  # noqa: F811
-    """Issue 23 (10): HELP DICE's example line is the one the results mail prints for the
+    """HELP DICE's example line is the one the results mail prints for the
     interchange's Eagles example, and each die(...) it works out, run with the function it
     prints, gives the value it states, which is the judge's."""
     lines = answer(Post(world), "someone@example.org", "HELP DICE\n")

@@ -1,4 +1,4 @@
-"""Eagles' own orders written wrong (issue 15): each is answered line by line with the reason, by
+"""Eagles' own orders written wrong: each is answered line by line with the reason, by
 the order parser (what cannot be read) or by the variant's review of the orders on the board (what
 the rules forbid), on submission as at the deadline; the other orders of the mail still count."""
 

@@ -1,5 +1,5 @@
 """Eagles: the rules text's sentences that no other test proves, each written from the text
-(shared/rules/eagles.txt) with the places as it names them, and run through `gm adjudicate`
+(Eagles, Ed Greenwood) with the places as it names them, and run through `gm adjudicate`
 (docs/rules/eagles.md traces every rule to its tests)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24: each Roman variant played by mail as a new player plays it, with the usual mistakes,
+"""Each Roman variant played by mail as a new player plays it, with the usual mistakes,
 and every reply saying what was understood. Adjustment orders judged against the board when they
 arrive (in the variant's own terms); a wrong unit type answered with the unit that stands there,
 and standard letters read where a variant's land units have other names; a replaced order named;

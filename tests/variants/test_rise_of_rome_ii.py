@@ -95,7 +95,7 @@ def test_an_attack_on_a_leaders_space_cuts_its_support_and_its_units() -> None:
 
 
 def test_an_attack_on_a_space_where_a_leader_supports_cuts_every_support_given_from_it() -> None:
-    """3.4, issue 23 (1): the attack from Cisalpine Gaul cuts the leader's support of Rome and the
+    """3.4: the attack from Cisalpine Gaul cuts the leader's support of Rome and the
     army's support into Cisalpine Gaul too, "as well as the support of any other regular unit in
     the space": 1 against 1, nothing is dislodged."""
     result = adjudicate("S-219M", {"Rome": ["A UMB", "A ETU", "L ETU", "A ROM"], "Barbarians": ["A CIS"]},
@@ -108,7 +108,7 @@ def test_an_attack_on_a_space_where_a_leader_supports_cuts_every_support_given_f
 
 
 def test_any_attack_cuts_a_leaders_support_even_from_where_it_supports_into() -> None:
-    """3.4 "any attack", issue 23 (2): Scipio's support into Cisalpine Gaul is cut by the army
+    """3.4 "any attack": Scipio's support into Cisalpine Gaul is cut by the army
     attacking from there; without a leader supporting, that attack cuts no support."""
     units = {"Rome": ["A UMB", "A ETU", "L ETU"], "Barbarians": ["A CIS"]}
     result = adjudicate("S-219M", units, {"Rome": ["A UMB - CIS", "Scipio S A UMB - CIS"], "Barbarians": ["A CIS - ETU"]})
@@ -202,7 +202,7 @@ def test_civilised_powers_build_in_any_vacant_centre_they_own() -> None:
 
 
 def test_a_centre_where_the_powers_own_leader_stands_is_not_vacant() -> None:
-    """5.2: "provided they are vacant": a leader in the centre is a unit in it (issue 23, 7)."""
+    """5.2: "provided they are vacant": a leader in the centre is a unit in it."""
     result = adjudicate("W-219A", {"Rome": ["A ROM", "L SYR"]}, {"Rome": ["BUILD F SYR", "BUILD A CRE"]},
                         centers={"Rome": ["ROM", "SYR", "CRE"]})
     refused = outcome(result, "Rome", "BUILD F SYR")
@@ -253,7 +253,7 @@ def test_a_double_unit_supports_with_two_and_an_attack_alone_takes_its_strength_
 
 
 def test_an_attack_takes_its_whole_value_off_a_double_units_support() -> None:
-    """6.2 "to the extent of the value of the attack", issue 23 (4): the army attacking Zama with
+    """6.2 "to the extent of the value of the attack": the army attacking Zama with
     the African fleet's support is worth 2 and takes all of the double army's support."""
     units = {"Rome": ["2A ZAM", "A NUM"], "Carthage": ["A CAR", "A EMP", "F AFR"]}
     orders = {"Rome": ["2A ZAM S A NUM - CAR", "A NUM - CAR"], "Carthage": ["A EMP - ZAM", "F AFR S A EMP - ZAM"]}
@@ -266,7 +266,7 @@ def test_an_attack_takes_its_whole_value_off_a_double_units_support() -> None:
 
 
 def test_a_double_unit_retreats_with_the_strength_of_two() -> None:
-    """6.2 "(and retreat) with the strength of two units", issue 23 (3): the double army reaches
+    """6.2 "(and retreat) with the strength of two units": the double army reaches
     Campania, the single army retreating there too is destroyed."""
     result = adjudicate("F-219R", {"Rome": ["A ROM"], "Carthage": ["A SIC"]},
                         {"Rome": ["2A SIC R CAM"], "Carthage": ["A APU R CAM"]},
@@ -323,7 +323,7 @@ def test_the_african_sea_example_the_fleet_supporting_elsewhere_leaves_it_open()
 
 
 def test_a_closed_land_bridge_stops_armies_only_a_leader_still_crosses() -> None:
-    """7.3 names armies, and a leader has "no movement restriction" (3.1), issue 23 (5); an army's
+    """7.3 names armies, and a leader has "no movement restriction" (3.1); an army's
     support across the closed bridge stays prevented."""
     result = adjudicate("S-219M", {"Carthage": ["F AFR", "A NUM"], "Rome": ["L SYR", "A ZAM"]},
                         {"Carthage": ["F AFR - SYR"], "Rome": ["Scipio - Zama", "A ZAM - NUM"]})
@@ -369,7 +369,7 @@ def test_the_strict_reading_rebels_after_one_empty_autumn() -> None:
 
 def test_the_owners_leader_keeps_a_barbarian_centre_occupied() -> None:
     """5.1: the centre must be "occupied by one of his units": a leader is one, and nothing in the
-    text loses it there (issue 23, 6)."""
+    text loses it there."""
     result = adjudicate("F-219M", {"Rome": ["A ROM", "L AQU"]}, centers={"Rome": ["AQU", "ROM"]},
                         extra={"rebellion_after": 1})
     assert "AQU" in result["centers"]["Rome"] and result["units"]["Rome"] == ["A ROM", "L AQU"]
@@ -410,7 +410,7 @@ def test_the_winner_is_named_at_the_end_of_the_autumn_adjustments() -> None:
     held = centres[:19]
     units = {"Rome": [f"A {c}" for c in held if variant.map.provinces[c].holds_armies][1:]}  # one build to make
     result = adjudicate("F-219M", units, centers={"Rome": held})
-    assert result["next_phase"] == "W-219A" and result["winner"] is None  # issue 23 (8): not yet
+    assert result["next_phase"] == "W-219A" and result["winner"] is None  # not yet
     adjusted = adjudicate("W-219A", result["units"], {"Rome": ["WAIVE"]}, centers=result["centers"])
     assert adjusted["next_phase"] == "S-218M" and adjusted["winner"] == "Rome"
     spring = adjudicate("S-219M", units, centers={"Rome": held})

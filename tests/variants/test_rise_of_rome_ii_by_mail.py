@@ -63,7 +63,7 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
     (start,) = post.mails(to=PLAYERS["Rome"], kind="start")
     assert "Spring 220 B.C. movement" in start.body
     assert "  Carthage:        Fleet Carthage, Army New Carthage, Army Thapsus,\n" \
-           "                   Hannibal (Leader, Carthage), to be placed\n" in start.body  # issue 24: by name
+           "                   Hannibal (Leader, Carthage), to be placed\n" in start.body  # by name
 
     # -- the leaders are placed by name with the first Spring orders, and ordered at once ------
     reply = _send(post, "Carthage", secrets["Carthage"],
@@ -95,7 +95,7 @@ def test_a_game_of_rise_of_rome_ii_by_mail(world: World) -> None:  # noqa: F811
                                     *(line for line in by_power.get("Carthage", []) if "STARTS" not in line)]
         for power, lines in by_power.items():
             reply = _send(post, power, secrets[power], lines)
-            # The bot now and then waives a build it does not have: refused on receipt (issue 24).
+            # The bot now and then waives a build it does not have: refused on receipt.
             errors = re.findall(r"^> (.*)\n    ERROR: (.*)$", reply, re.MULTILINE)
             assert all(line == "WAIVE" and "has only" in why for line, why in errors), reply
         game = stored_game(world, GAME)

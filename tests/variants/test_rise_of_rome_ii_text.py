@@ -1,5 +1,5 @@
 """Rise of Rome II: the rules text's own facts and sentences that no other test proves, each
-written from the text (shared/rules/rise-of-rome-ii.txt) with the places as it names them, and
+written from the text (Rise of Rome II, Stephen Agar) with the places as it names them, and
 run through `gm adjudicate` (docs/rules/rise-of-rome-ii.md traces every rule to its tests)."""
 
 from __future__ import annotations

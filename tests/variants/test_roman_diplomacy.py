@@ -1,4 +1,4 @@
-"""Roman Diplomacy I and II through `gm adjudicate`: each rule and ruling of issue 14."""
+"""Roman Diplomacy I and II through `gm adjudicate`: each rule and ruling of docs/rules/roman-diplomacy.md."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_an_empire_waiting_comes_in_at_the_adjustment_phase_with_one_build_at_on
 
 
 def test_an_empire_asked_for_through_the_interchange_must_choose_an_imperial_city_site_too() -> None:
-    """2 in `gm adjudicate`, issue 23 (18): Portugal is on the Atlantic, so no empire is founded
+    """2 in `gm adjudicate`: Portugal is on the Atlantic, so no empire is founded
     there, whatever extra.joining says; Rome is."""
     result = adjudicate("F100M", garrisoned({}), extra={"joining": {"Lusitania": "POR", "Latium": "ROM"}})
     assert result["extra"]["empires"] == {"Latium": "ROM"} and "Lusitania" not in result["units"]
@@ -145,7 +145,7 @@ def test_builds_only_in_the_imperial_city_vacant_but_for_its_garrison() -> None:
 
 
 def test_a_federation_partners_army_may_stand_beside_a_garrison_as_a_friendly_unit() -> None:
-    """3 with 5, issue 23 (17): a federation is "a single empire", so Latium's garrison in Rome is
+    """3 with 5: a federation is "a single empire", so Latium's garrison in Rome is
     friendly to Gallia's army, which moves in beside it; the two then hold together."""
     extra = {"federations": [["Gallia", "Latium"]], "empires": {"Latium": "ROM", "Gallia": "MAR"}}
     result = adjudicate("S100M", {"Latium": ["G ROM"], "Gallia": ["A TUS"]}, {"Gallia": ["A TUS - ROM"]}, extra=extra)
@@ -215,7 +215,7 @@ def test_federated_empires_neither_support_against_nor_capture_from_each_other()
                         {"Samnium": ["A APU - ROM"], "Gallia": ["A TUS S A APU - ROM"], "Latium": ["A VEN - TUS"]},
                         extra=extra)
     assert outcome(result, "Samnium", "A APU - ROM")["reason"] == "bounced"
-    # issue 23 (20): the support counts for nothing, and its result says so
+    # the support counts for nothing, and its result says so
     assert outcome(result, "Gallia", "A TUS S A APU - ROM")["reason"] == (
         "void: A ROM is Latium's, of Gallia's own federation: no support against it counts")
     kept = adjudicate("F100M", {"Gallia": ["A ROM"]}, centers={"Latium": ["ROM"]}, extra=extra)
@@ -223,8 +223,8 @@ def test_federated_empires_neither_support_against_nor_capture_from_each_other()
 
 
 def test_a_federation_partners_fleet_captures_its_empty_centre() -> None:
-    """5 "Supply centers cannot be captured by armies belonging to the same empire", issue 23
-    (16): the rule names armies; Gallia's fleet in Latium's empty Naples takes it."""
+    """5 "Supply centers cannot be captured by armies belonging to the same empire": the rule
+    names armies; Gallia's fleet in Latium's empty Naples takes it."""
     extra = {"federations": [["Gallia", "Latium"]]}
     result = adjudicate("F100M", {"Gallia": ["F TYS"], "Latium": ["A ROM"]}, {"Gallia": ["F TYS - NAP"]},
                         centers={"Latium": ["ROM", "NAP"]}, extra=extra)
@@ -252,7 +252,7 @@ def test_units_and_centres_are_given_within_a_federation_after_the_retreats() ->
 
 
 def test_a_unit_given_passes_after_the_retreats_wherever_it_moved_or_retreated() -> None:
-    """5 "Such trades occur after retreats, but before builds", issue 23 (15): the army given
+    """5 "Such trades occur after retreats, but before builds": the army given
     moves that Fall and passes where it stands; one dislodged passes where it retreats; one
     destroyed meanwhile cannot pass."""
     extra = {"federations": [["Gallia", "Latium"]]}
@@ -275,7 +275,7 @@ def test_a_unit_given_passes_after_the_retreats_wherever_it_moved_or_retreated()
 
 
 def test_a_build_given_in_the_build_phase_is_carried_out_before_the_builds() -> None:
-    """5 "Such trades occur after retreats, but before builds", issue 23 (15): Aurelia has two
+    """5 "Such trades occur after retreats, but before builds": Aurelia has two
     builds and gives one to Bellona, which has one: Bellona's two builds succeed, Aurelia's
     second fails."""
     extra = {"federations": [["Aurelia", "Bellona"]], "empires": {"Aurelia": "ROM", "Bellona": "MAR"},
@@ -339,7 +339,7 @@ def test_barbarian_land_spreads_into_empty_land_and_an_army_clears_it() -> None:
 
 
 def test_barbarians_spread_once_a_season_after_its_retreats() -> None:
-    """7 "At the end of each turn", issue 23 (14): nothing spreads after the Spring moves while
+    """7 "At the end of each turn": nothing spreads after the Spring moves while
     retreats are to come; after them it spreads once: into Burgundy, next to the Ruhr, and no
     further (not into Gascony or Picardy, next to Burgundy only)."""
     units = garrisoned({"Latium": ["A ROM", "A VEN"], "Samnium": ["A TUS"]})
@@ -352,7 +352,7 @@ def test_barbarians_spread_once_a_season_after_its_retreats() -> None:
 
 
 def test_a_retreat_never_ends_beside_a_neutral_garrison() -> None:
-    """7, issue 23 (13): Aurelia's empty Belgium beside barbarian Picardy is not overrun before
+    """7: Aurelia's empty Belgium beside barbarian Picardy is not overrun before
     the retreats, so Aurelia's dislodged army may retreat there; the centre is then occupied and
     stays Aurelia's, and the board is one gm takes back as input."""
     centres = {"Aurelia": ["BEL"]}
@@ -467,7 +467,7 @@ def test_the_interchange_carries_the_variants_units_and_state() -> None:
 
 
 def test_board_ii_special_build_centres_are_owned_and_used_for_builds() -> None:
-    """Board II "special build centers may be used by the owning player", issue 23 (19): Athens,
+    """Board II "special build centers may be used by the owning player": Athens,
     Jerusalem and Sidon are no supply centres; an empire owns one as it would a centre (its unit
     there at the end of a Fall: a ruling) and builds there when it is vacant; barbarian again,
     it is lost, and raises only barbarian armies."""

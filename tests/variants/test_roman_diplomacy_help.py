@@ -38,7 +38,7 @@ def test_the_rules_of_roman_diplomacy_as_this_judge_reads_them(world: World, nam
                    "at the end of the\n  current phase", "borders barbarian land or the edge of the map",
                    "Two empires raising one in the same province both fail", "in two movement\n  phases in a row, or in three",
                    "Several reaching it at once draw", "JOIN <game> ",
-                   # issue 23's rulings (13-17, 20)
+                   # the rulings where the text is open
                    "or of an empire\n  federated with it", 'its result says "void"', "a member's fleet does",
                    "passes where it then stands", "carried out before that phase's builds",
                    "each Spring and each Fall, once its\n  retreats are made", "clears it at once",

@@ -1,5 +1,5 @@
 """Roman Diplomacy I and II: the rules text's sentences that no other test proves, each written
-from the text (shared/rules/roman-diplomacy.txt) and run through `gm adjudicate`
+from the text (Roman Diplomacy, Pete Calcraft) and run through `gm adjudicate`
 (docs/rules/roman-diplomacy.md traces every rule to its tests)."""
 
 from __future__ import annotations

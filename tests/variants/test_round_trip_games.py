@@ -1,4 +1,4 @@
-"""gm accepts its own output (issue 23): random games of every variant, played by the plausible
+"""gm accepts its own output: random games of every variant, played by the plausible
 bot with fixed seeds, go through `gm adjudicate` phase after phase, each phase's input made from
 the previous phase's output alone (its units, centres, dislodged units and second moves when
 the next phase is a retreat phase, its `extra`, its `next_phase`) with the bot's orders written
