@@ -309,7 +309,8 @@ class List(Command):
     read_only = True
     name = "LIST"
     usage = "LIST [game | PROVINCES [variant | game]]"
-    summary = ("the games on this judge (with the powers open to take over); one game's state (seats taken "
+    summary = ("the games on this judge under a header, each with its variant, state, phase and next deadline "
+               "(and the powers open to take over); one game's state (seats taken "
                "and open while it forms; each power's deadlines kept and missed once in play); or the board's "
                "province names and abbreviations")
 

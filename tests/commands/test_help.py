@@ -141,7 +141,8 @@ def test_help_rules_needs_a_game_and_an_unknown_word_is_refused(post: Post) -> N
         "ERROR: unknown command 'NOSUCH'. HELP lists the commands and topics."]
     assert answer(post, "france@example.test", "HELP list\n") == [
         "LIST [game | PROVINCES [variant | game]]",
-        "  the games on this judge (with the powers open to take over); one game's state (seats taken and open "
+        "  the games on this judge under a header, each with its variant, state, phase and next deadline (and "
+        "the powers open to take over); one game's state (seats taken and open "
         "while it forms; each power's deadlines kept and missed once in play); or the board's province names and "
         "abbreviations"]
 
