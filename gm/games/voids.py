@@ -27,7 +27,11 @@ def void_by_own_orders(variant: Variant, board: Position, power: str, orders: Se
     """For each order of the power's set (by its index) that the set itself makes void: why."""
     if board.phase.kind is not PhaseKind.MOVEMENT:
         return {}
-    mine = {u.location.province: u for u in board.units if u.power == power}
+    provinces = [u.location.province for u in board.units if u.power == power]
+    # Where the power has several units in one province (a garrison beside an army, fleets
+    # sharing a sea), which one an order names is the deadline's to judge: no note there.
+    mine = {u.location.province: u for u in board.units
+            if u.power == power and provinces.count(u.location.province) == 1}
     given: dict[str, Order] = {o.unit.province: o for o in orders if o.unit is not None}
     found: dict[int, str] = {}
     for index, order in enumerate(orders):

@@ -76,3 +76,23 @@ def test_a_move_only_own_fleets_could_carry_is_answered_until_they_are_ordered(s
             "carry it, and not all are ordered to") in reply
     reply = folded(answer_to(sea, "F MAO C A Brest - Portugal\n"))
     assert "no convoy" not in reply and "void" not in reply
+
+
+def test_where_the_power_has_two_units_in_one_province_the_deadline_judges() -> None:
+    """Which of two units a support names is not known on receipt (a garrison beside an army,
+    fleets sharing a sea): no note is made for them; one unit alone in its province still gets it."""
+    from gm.domain.orders import SupportMove, UnitRef
+    from gm.games.voids import void_by_own_orders
+    from gm.reports.names import Namer
+    from gm.variants.catalog import VariantCatalog
+
+    variant = VariantCatalog().get("standard")
+    start = variant.initial_position()
+    units = [u for u in start.units if u.power != "France"] + [
+        Unit("France", ARMY, Location("PAR")), Unit("France", FLEET, Location("PAR")),
+        Unit("France", ARMY, Location("BUR")), Unit("France", ARMY, Location("GAS"))]
+    board = start.replace(units=tuple(units))
+    orders = [SupportMove(UnitRef(Location("BUR")), UnitRef(Location("PAR")), Location("PIC")),
+              SupportMove(UnitRef(Location("BUR")), UnitRef(Location("GAS")), Location("MAR"))]
+    found = void_by_own_orders(variant, board, "France", orders, Namer(variant, board))
+    assert list(found) == [1] and "Army Gascony has no order" in found[1]
