@@ -115,3 +115,11 @@ def setup_from(args: Any) -> None:
         setup(level, args.log_format, args.log_file)
     except OSError as exc:
         raise SystemExit(f"gm: --log-file {args.log_file}: cannot be written ({exc.strerror})") from None
+
+
+def also_in_file(args: Any, text: str, exc: BaseException | None = None) -> None:
+    """``text`` (a fatal error that goes to stderr) in the --log-file as well, with ``exc``'s
+    traceback when it is one nobody expected."""
+    if getattr(args, "log_file", None):
+        logging.getLogger("gm").critical("%s", text, exc_info=exc)
+

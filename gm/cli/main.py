@@ -83,8 +83,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except SystemExit as exc:  # a fatal error said in words (the configuration): in --log-file too
+        if isinstance(exc.code, str):
+            logs.also_in_file(args, exc.code)
+        raise
     except Exception as exc:  # noqa: BLE001 - the database's errors, told apart here (their modules loaded only if used)
-        return _database_error(args, exc)
+        try:
+            return _database_error(args, exc)
+        except Exception:
+            logs.also_in_file(args, f"gm {args.command} failed", exc)
+            raise
+
+
+def _fatal(args: argparse.Namespace, text: str) -> None:
+    """What ends this run, on stderr, and in --log-file too."""
+    print(text, file=sys.stderr)
+    logs.also_in_file(args, text)
 
 
 def _database_error(args: argparse.Namespace, exc: Exception) -> int:
@@ -93,18 +107,17 @@ def _database_error(args: argparse.Namespace, exc: Exception) -> int:
     from gm.store.database import DatabaseFileError
     from gm.store.retry import waited
 
+    done = getattr(args, "done", None) or "nothing was done"  # what `gm tick` did before it stopped
     if isinstance(exc, DatabaseFileError):  # names the file that is wrong: nothing to retry until it is fixed
-        print(f"gm: {exc}", file=sys.stderr)
+        _fatal(args, f"gm: {exc}")
         return 1
     if isinstance(exc, DBAPIError):
         wait = waited(exc)
         if wait is None and isinstance(exc, OperationalError):  # down, refused, wrong password: say so, no traceback
-            print(f"gm {args.command}: cannot use the database: {str(exc.orig).strip()}; nothing was done",
-                  file=sys.stderr)
+            _fatal(args, f"gm {args.command}: cannot use the database: {str(exc.orig).strip()}; {done}")
             return EX_TEMPFAIL
         if wait is not None:
-            print(f"gm {args.command}: gave up waiting for {wait}; nothing was done, the next run does it",
-                  file=sys.stderr)
+            _fatal(args, f"gm {args.command}: gave up waiting for {wait}; {done}, the next run does the rest")
             return EX_TEMPFAIL
     raise exc
 

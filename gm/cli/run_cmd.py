@@ -48,9 +48,13 @@ def run_tick(args: argparse.Namespace) -> int:
     from gm.app import App
     from gm.cli.startup import config_from
 
+    from gm.cli import logs
+    from gm.runtime.daemon import RoundReport
+
     app = App(config_from(args))
+    report = RoundReport()  # filled in as the work is done: what was done is said if the rest fails
     try:
-        report = asyncio.run(app.daemon().once())
+        asyncio.run(app.daemon().once(report))
         for line in report.tick.processed:
             log.info("processed %s", line)
         if report.received or report.sent:
@@ -58,7 +62,11 @@ def run_tick(args: argparse.Namespace) -> int:
         problems = report.problems()
         for problem in problems:
             print(f"gm tick: {problem}", file=sys.stderr)
+            logs.also_in_file(args, f"gm tick: {problem}")
         return EX_TEMPFAIL if problems else 0
+    except Exception:
+        args.done = f"before that it {report.done()}"  # said with the error (gm.cli.main)
+        raise
     finally:
         app.close()
 

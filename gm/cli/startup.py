@@ -11,6 +11,7 @@ mistake is never unnoticed.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import socket
 from dataclasses import replace
@@ -41,7 +42,22 @@ def prepared(config: AppConfig, command: str) -> AppConfig:
     """``config`` as ``config_from`` gives it: its secrets masked in the log from here on, the
     database connections carrying this process's name."""
     logs.mask(config.secrets())
+    exposed(config)
     return named(config, command)
+
+
+def exposed(config: AppConfig) -> None:
+    """A secrets file every user of the machine may read is a WARNING at every start (gm check
+    fails on it): the daemon's and cron's logs are where an operator looks."""
+    file = config.secrets_file
+    try:
+        readable = file is not None and bool(file.stat().st_mode & 0o004)
+    except OSError:
+        return  # the configuration's reader has said what is wrong with it
+    if readable:
+        logging.getLogger("gm.config").warning(
+            "secrets_file %s is readable by every user of this machine: chmod 640 %s (owner root, group of the "
+            "user gm runs as)", file, file)
 
 
 def loaded(args: argparse.Namespace) -> AppConfig:

@@ -48,6 +48,13 @@ class RoundReport:
     def sent(self) -> int:
         return self.drained.sent
 
+    def done(self) -> str:
+        """What this round did, in words ("received 2 mails, processed g1 S1901M, sent 9 mails")."""
+        parts = [f"received {self.received} mails"] if self.received else []
+        parts += [f"processed {', '.join(self.tick.processed)}"] if self.tick.processed else []
+        parts += [f"sent {self.sent} mails"] if self.sent else []
+        return ", ".join(parts) if parts else "did nothing"
+
     def problems(self) -> list[str]:
         """What an operator must hear of (cron mails what `gm tick` writes on stderr)."""
         found = [*self.busy, *self.tick.busy]
@@ -71,13 +78,19 @@ class Daemon:
         self._wake_sender = asyncio.Event()
         self._ticking = asyncio.Lock()  # one scheduler tick at a time (the mail's and the timer's)
 
-    async def once(self) -> RoundReport:
+    async def once(self, report: RoundReport | None = None) -> RoundReport:
         """One round of each loop; a part that gave up waiting for the database is noted in the
-        report and left for the next round, the others still run."""
-        report = RoundReport()
+        report and left for the next round, the others still run. ``report`` is filled in as the
+        work is done (what was done before an error is known)."""
+        report = report if report is not None else RoundReport()
+
+        async def take(raw: bytes, source_key: str, size: int | None = None) -> None:
+            await self._take(raw, source_key, size)
+            report.received += 1
+
         try:
             with or_left_for_later("reading the inbox", report.busy):  # the mail stays there, or stored
-                report.received = await self.inbox.drain(self._take)
+                await self.inbox.drain(take)
         except Deferred as exc:  # the database stayed away (or busy): the mail stays in the inbox, or stored
             report.busy.append(str(exc))
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
@@ -85,9 +98,9 @@ class Daemon:
             report.busy.append(f"the inbox could not be read ({exc}); its mail waits there for the next run")
         await asyncio.to_thread(self._handle_left_unhandled, report)
         with or_left_for_later("the deadlines", report.busy):
-            report.tick = await asyncio.to_thread(self.scheduler.tick)
+            await asyncio.to_thread(self.scheduler.tick, report.tick)
         with or_left_for_later("sending", report.busy):
-            report.drained = await self.dispatcher.drain()
+            await self.dispatcher.drain(drained=report.drained)
         return report
 
     def _handle_left_unhandled(self, report: RoundReport) -> None:

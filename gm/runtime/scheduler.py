@@ -40,10 +40,12 @@ class Scheduler:
         self.services = services
         self.settings_files = SettingsFiles(services)
 
-    def tick(self) -> TickReport:
-        report = TickReport()
+    def tick(self, report: TickReport | None = None) -> TickReport:
+        """Everything due, done; ``report`` (filled in as it is done) says what."""
+        report = report if report is not None else TickReport()
         synced = self.settings_files.sync()
-        report.refused_settings, report.busy = synced.refused, synced.busy
+        report.refused_settings += synced.refused
+        report.busy += synced.busy
         for game_id in self.due_games():
             try:
                 done = in_transaction(self.services.db, f"game {game_id}",
@@ -100,6 +102,7 @@ class Scheduler:
         game = lock_game(session, game_id)
         now = self.services.clock.now()
         if game is None or not is_due(self.services, game, now):
+            log.debug("game %s: no longer due (another process advanced it)", game_id)
             return done  # another process got here first
         self._remind(session, game, done.reminded)
         deadline = game.deadline
@@ -111,18 +114,27 @@ class Scheduler:
             and now >= game.orders_complete_at + settings.early.delay
             and not any(s.wait_seq == game.phase_seq for s in game.seats if s.left_at is None)
         )
+        state = (f"game {game.name} {game.phase}: deadline {deadline.isoformat(sep=' ', timespec='seconds')}, "
+                 f"late {', '.join(late) or 'none'}")
         if now >= deadline and late and settings.grace and not (game.notices or {}).get("late_sent"):
             self._late_notices(session, game, late)
             refresh_due(self.services, game)
+            log.debug("%s: late notices sent, the grace of %s runs; next look at %s", state, settings.grace,
+                      game.due_at)
         else:
             late_sent = (game.notices or {}).get("late_sent", False)
             grace_over = now >= deadline + (settings.grace if late_sent else timedelta(0))
             requested = (game.notices or {}).get("process_now", False)
             if requested or early or (now >= deadline and (not late or grace_over)):
+                why = ("processing asked for" if requested else "every order in (early processing)" if early
+                       else "the deadline passed" + (", grace over" if late else ""))
+                log.debug("%s: processed now: %s", state, why)
                 done.processed.append(f"{game.name} {game.phase}")
                 process(self.services, session, game)
             else:
                 refresh_due(self.services, game)
+                log.debug("%s: not yet (%s); next look at %s", state, "grace runs" if late_sent else
+                          "the deadline is ahead" if now < deadline else "waiting", game.due_at)
         return done
 
     def _remind(self, session: Session, game: Game, reminded: list[str]) -> None:

@@ -185,6 +185,8 @@ class Intake:
         carry, masked whatever happens next), ignore, refuse whole, run."""
         invocations = read_commands(self.table, message)
         secrets = secrets_written(self.table, invocations)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("mail %s from %s: %s", row.id, row.sender or "(no sender)", commands_said(invocations, secrets))
         return (ignored(self.services, row, message, secrets)
                 or refused_whole(self.services, session, row, secrets)
                 or run(self.services, session, self.table, row, message, invocations, secrets))
@@ -216,6 +218,23 @@ class Intake:
 def read_commands(table: CommandTable, message: Message) -> list[Invocation]:
     """Read: what the mail asks for, its text (quotes and signature left out) as commands."""
     return read_invocations(readable_lines(body_text(message)), table.spellings, table.bodied, table.misspelt)
+
+
+def commands_said(invocations: list[Invocation], secrets: tuple[str, ...]) -> str:
+    """The mail's commands for a DEBUG line: each line as written (orders each) with its secrets
+    masked, and of a command's body (press, settings) only how long it is."""
+    said = []
+    for invocation in invocations:
+        if not invocation.name:  # orders: each line is a command
+            lines = [line.strip() for line in invocation.body or [invocation.text]]
+        else:
+            lines = [invocation.text.strip() + (f" [{len(invocation.body)} lines]" if invocation.body else "")]
+        for line in lines:
+            for secret in sorted(secrets, key=len, reverse=True):
+                if secret:
+                    line = line.replace(secret, "***")
+            said.append(line)
+    return " | ".join(said) if said else "no commands"
 
 
 def secrets_written(table: CommandTable, invocations: list[Invocation]) -> tuple[str, ...]:

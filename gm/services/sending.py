@@ -157,10 +157,10 @@ class Dispatcher:
         self.drawer = drawer  # None: pictures are drawn in the thread that reads the mail
         self._leases: dict[int, datetime] = {}  # mail id -> until when this process holds it
 
-    async def drain(self, limit: int = 500) -> Drained:
+    async def drain(self, limit: int = 500, drained: Drained | None = None) -> Drained:
         """Send what is due now (up to ``limit`` mails), a few claimed at a time; the next mails
-        are read (and their pictures drawn) while one is sent."""
-        drained = Drained()
+        are read (and their pictures drawn) while one is sent. ``drained``: filled in as mails go."""
+        drained = drained if drained is not None else Drained()
         known = await asyncio.to_thread(outbound_health.outage, self.services)
         if known is not None and known.next_try_at is not None and self.services.clock.now() < known.next_try_at:
             drained.outage = known  # not to be tried yet

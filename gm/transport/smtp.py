@@ -31,6 +31,38 @@ DEFAULT_PORTS = {"none": 25, "starttls": 587, "ssl": 465}
 _NOT_ALLOWED = re.compile(r"\b5\.7\.0\b|relay|authenticat|auth required|not logged in|sender address rejected", re.I)
 
 
+# What a reply code means (RFC 5321, section 4.2.3; RFC 3463 for the enhanced codes' classes).
+_MEANINGS = {
+    421: "the server is not available now (closing the connection: busy, restarting, or limiting gm)",
+    450: "the mailbox is not available now", 451: "the server failed to process it, for now",
+    452: "the server is short of storage for now (or took too many recipients)",
+    454: "the server cannot do this now (TLS or authentication unavailable)",
+    500: "the server did not understand a command", 501: "the server refused a command's arguments",
+    503: "the server expected other commands first", 504: "a parameter the server does not take",
+    530: "the server requires authentication", 534: "the server wants a stronger authentication mechanism",
+    535: "the username or password was refused", 550: "refused by the server (no such mailbox, or its policy)",
+    551: "the recipient is not local to the server", 552: "the server's storage for it is exceeded",
+    553: "the address is not allowed", 554: "the transaction failed (refused by the server's policy)",
+}
+_WHAT_TO_CHECK = {
+    421: "gm tries again by itself; if it lasts, look at the server's log",
+    530: "check the outbound username and password (and tls: some servers offer AUTH only after STARTTLS)",
+    534: "check the outbound tls setting: some servers take passwords only over TLS",
+    535: "check the outbound username and password",
+    553: "check judge_address: the server may let gm send only as its login's address",
+}
+
+
+def meaning(code: int, message: str = "") -> str:
+    """What an SMTP reply means, by its code (and its enhanced status code, when given)."""
+    found = _MEANINGS.get(code)
+    if found is None:
+        found = {4: "refused for now", 5: "refused"}.get(code // 100, "an unexpected answer")
+    if re.search(r"\b[45]\.7\.\d+\b", message) and code not in (530, 534, 535):
+        found += "; a matter of the server's security or policy"
+    return found
+
+
 def is_configuration(code: int, message: str) -> bool:
     return code in (421, 530) or bool(_NOT_ALLOWED.search(message))
 
@@ -105,7 +137,8 @@ class SmtpSender:
             async with client:
                 errors, _reply = await _send_written(client, message, sender, recipients)
         except aiosmtplib.SMTPRecipientsRefused as exc:
-            refusals = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+            refusals = "; ".join(f"{r.recipient}: {r.code} {r.message} ({meaning(r.code, r.message)})"
+                                 for r in exc.recipients)
             if exc.recipients and all(is_configuration(r.code, r.message) for r in exc.recipients):
                 raise ServerFailure(f"{self.server} refuses to take mail from gm: {refusals}; check the outbound "
                                     "host, port, tls, username and password") from exc
@@ -115,17 +148,21 @@ class SmtpSender:
         except aiosmtplib.SMTPAuthenticationError as exc:
             raise ServerFailure(f"{self.server}: authentication as {config.username!r} failed "
                                 f"({exc.code} {exc.message}); check the outbound username and password") from exc
-        except aiosmtplib.SMTPSenderRefused as exc:
-            raise ServerFailure(f"{self.server} refused the sender {exc.sender!r} ({exc.code} {exc.message}); check "
-                                "judge_address and the outbound username and password") from exc
+        except aiosmtplib.SMTPSenderRefused as exc:  # every mail has this sender: all wait
+            hint = _WHAT_TO_CHECK.get(exc.code, "check judge_address and the outbound username and password"
+                                      if exc.code >= 500 else "gm tries again by itself")
+            raise ServerFailure(f"{self.server} did not take the sender {exc.sender!r}: {exc.code} {exc.message} "
+                                f"({meaning(exc.code, exc.message)}); {hint}") from exc
         except aiosmtplib.SMTPResponseException as exc:
-            raise _by_code(exc.code, f"{self.server}: {exc.code} {exc.message}") from exc
+            raise _by_code(exc.code, f"{self.server}: {exc.code} {exc.message} ({meaning(exc.code, exc.message)})") \
+                from exc
         except (aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:  # connection, timeout, TLS, no AUTH
             raise ServerFailure(f"{self.server}: {type(exc).__name__}: {exc}{tls_hint(exc, 'outbound')}") from exc
         except ValueError as exc:  # no recipients, a header that would break (HeaderRefused)
             raise PermanentFailure(f"cannot send this message: {exc}") from exc
         if errors:
-            refusals = "; ".join(f"{address}: {r.code} {r.message}" for address, r in errors.items())
+            refusals = "; ".join(f"{address}: {r.code} {r.message} ({meaning(r.code, r.message)})"
+                                 for address, r in errors.items())
             raise PermanentFailure(f"{self.server} refused some recipients (the others got it): {refusals}")
 
 
