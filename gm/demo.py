@@ -27,6 +27,8 @@ import asyncio
 import mailbox
 import random
 import re
+import shlex
+import sys
 import textwrap
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -223,11 +225,11 @@ class Demo:
             signons.append(f"master@{DOMAIN}  SIGNON GM demo {self.gm_secret}")
         (home / PLAYERS).write_text("\n".join(signons) + "\n", encoding="utf-8")
         someone = next(iter(self.secrets), None)
-        gm = f"{GM_COMMAND} --config {home / 'gm.yaml'}"
+        gm = f"{gm_command()} --config {shlex.quote(str(home / 'gm.yaml'))}"
         self.say()
         self.say(f"Play on from here (the game goes on in real time; {home / 'gm.yaml'} is its configuration):")
         if someone is not None:
-            self.say(f"  {GM_COMMAND} demo mail {self.players[someone]} --home {home}")
+            self.say(f"  {gm_command()} demo mail {self.players[someone]} --home {shlex.quote(str(home))}")
             self.say(f"      a mail from {self.address(someone)} to the judge: its sign-on is written for you, "
                      "add orders or")
             self.say("      commands (from a file: ... < orders.txt); every player's and the game master's sign-on "
@@ -287,7 +289,15 @@ class Demo:
 
 
 PLAYERS = "players.txt"  # each player's address and sign-on line, written by the demo
-GM_COMMAND = ".venv/bin/gm" if Path(".venv/bin/gm").exists() else "gm"  # as the next steps are printed
+
+
+def gm_command() -> str:
+    """gm as the next steps print it: the checkout's `.venv/bin/gm` when run from the checkout,
+    else the program that runs (its path, as typed), else `gm`."""
+    if Path(".venv/bin/gm").exists():
+        return ".venv/bin/gm"
+    running = sys.argv[0] if sys.argv else ""
+    return running if Path(running).name == "gm" else "gm"
 
 
 def sorted_keys(box: mailbox.Maildir) -> list[str]:
