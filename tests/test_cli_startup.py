@@ -53,3 +53,17 @@ def test_a_tick_with_nothing_due_loads_no_rules_no_commands_no_templates(tmp_pat
             "'gm.web')) and m != 'gm.variants.catalog'))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip().splitlines()[-1] == "[]"
+
+
+def test_a_command_that_reads_the_configuration_keeps_its_cache_in_gms_home(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    config = tmp_path / "gm.yaml"
+    config.write_text(f"home: {tmp_path / 'home'}\njudge_address: judge@example.test\n")
+    code = ("import os; from gm.cli import main\n"
+            f"assert main.main(['--config', {str(config)!r}, 'db', 'upgrade']) == 0\n"
+            "print(os.environ['GM_CACHE_DIR'])")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "GM_CACHE_DIR"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.strip().splitlines()[-1] == str(tmp_path / "home" / "cache")
+    env["GM_CACHE_DIR"] = str(tmp_path / "chosen")  # the operator's choice stands
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.strip().splitlines()[-1] == str(tmp_path / "chosen")

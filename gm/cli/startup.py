@@ -43,7 +43,15 @@ def prepared(config: AppConfig, command: str) -> AppConfig:
     database connections carrying this process's name."""
     logs.mask(config.secrets())
     exposed(config)
+    cache_in_home(config)
     return named(config, command)
+
+
+def cache_in_home(config: AppConfig) -> None:
+    """What gm keeps between processes (gm.maps.cache: maps read, boards' layers drawn) goes to
+    ``HOME/cache`` unless ``$GM_CACHE_DIR`` says where: beside the database, where the daemon,
+    cron's ticks and a mail server's pipes all write as gm, and the drawing workers with them."""
+    os.environ.setdefault("GM_CACHE_DIR", str(config.home / "cache"))
 
 
 def exposed(config: AppConfig) -> None:

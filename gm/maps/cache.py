@@ -1,8 +1,9 @@
 """What gm keeps on disk between its processes, so that each new one (a cron tick, a mail piped
 in) starts quickly: a map as read from its file, a board's base layers as drawn.
 
-The folder is ``$GM_CACHE_DIR``, else ``$XDG_CACHE_HOME/gm``, else ``~/.cache/gm`` (for a
-system user whose home is gm's home, ``/var/lib/gm/.cache/gm``). Every entry is named by what it
+The folder is ``$GM_CACHE_DIR``, which a gm command that reads the configuration sets to
+``HOME/cache`` unless it is set already (gm.cli.startup); else, for the tools that read none,
+``$XDG_CACHE_HOME/gm``, else ``~/.cache/gm``. Every entry is named by what it
 was made from (its source file's hash, the version of the code that made it), so a changed map
 or renderer never meets an entry made before; old entries are only left behind, and the folder
 may be deleted at any time. Where the folder cannot be written or an entry cannot be read, the
