@@ -210,8 +210,19 @@ class Secrets:
             return self.values[name]
         if name in os.environ:
             return os.environ[name]
-        where = f"in {self.file} nor in the environment" if self.file else "in the environment (and no secrets_file is set)"
-        raise ConfigError(f"{self.config}: {key} is {value}, which is set neither {where}")
+        raise ConfigError(f"{self.config}: {key} is {value}, which is set neither {self._looked(name)}")
+
+    def _looked(self, name: str) -> str:
+        """Where a ``$NAME`` was looked for, and what to add (deploy/README.md, section 10)."""
+        if self.file is not None:
+            return (f"in the secrets file {self.file} nor in the environment: add the line {name}=... to "
+                    f"{self.file}")
+        beside = self.config.parent / "secrets.env"
+        found = (f"; {beside} is there (an earlier layout's systemd EnvironmentFile is such a file): make it "
+                 f"readable by the user gm runs as (chown root:gm, chmod 640) and name it"
+                 if beside.is_file() and beside != self.config else "")
+        return (f"in a secrets file (the configuration names none) nor in the environment: add "
+                f"secrets_file: FILE to {self.config}, FILE holding the line {name}=...{found}")
 
 
 def read_secrets_file(file: Path) -> dict[str, str]:

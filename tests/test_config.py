@@ -46,9 +46,16 @@ def test_a_secret_found_nowhere_is_an_error_that_names_it(tmp_path: Path, monkey
     monkeypatch.delenv("GM_NOWHERE", raising=False)
     secrets = tmp_path / "secrets.env"
     secrets.write_text("GM_SOMETHING=else\n")
-    with pytest.raises(ConfigError, match=r"inbound password is \$GM_NOWHERE, which is set neither in .*secrets.env "
-                                          r"nor in the environment"):
+    with pytest.raises(ConfigError, match=r"inbound password is \$GM_NOWHERE, which is set neither in the secrets "
+                                          r"file .*secrets.env nor in the environment: add the line GM_NOWHERE=\.\.\. "
+                                          r"to .*secrets.env$"):
         load_config(_config(tmp_path, f"secrets_file: {secrets}\ninbound: {{kind: imap, password: $GM_NOWHERE}}\n"))
+    # the earlier layout: the secrets in systemd's EnvironmentFile, beside a configuration that names none
+    with pytest.raises(ConfigError, match=r"which is set neither in a secrets file \(the configuration names none\) "
+                                          r"nor in the environment: add secrets_file: FILE to .*, FILE holding the "
+                                          r"line GM_NOWHERE=\.\.\.; .*secrets.env is there \(an earlier layout's "
+                                          r"systemd EnvironmentFile is such a file\)"):
+        load_config(_config(tmp_path, "inbound: {kind: imap, password: $GM_NOWHERE}\n"))
     with pytest.raises(ConfigError, match=r"secrets_file .*missing.env: cannot be read"):
         load_config(_config(tmp_path, f"secrets_file: {tmp_path / 'missing.env'}\n"))
     secrets.write_text("GM_ONE=1\nnot a line of names\n")
