@@ -27,8 +27,9 @@ def register(commands: Any) -> None:
                       help="with mail: who writes, a player's name as the demo printed it (france, master) "
                            "or an address")
     demo.add_argument("--years", type=int, default=1, help="game years to play (default: 1)")
-    demo.add_argument("--home", help="the judge's files: kept here (default: a fresh temporary folder; a folder "
-                                     "given is emptied first); with mail, the home of the demo to play on")
+    demo.add_argument("--home", help="the judge's files: kept here (default: a fresh temporary folder; an earlier "
+                                     "demo's folder given is emptied first, any other folder must be empty); with "
+                                     "mail, the home of the demo to play on")
     demo.add_argument("--seed", type=int, default=1901,
                       help="the seed of the players' orders and choices and of the game's dice: the same seed "
                            "plays the same game (default: 1901)")
@@ -46,6 +47,10 @@ def run_demo(args: argparse.Namespace) -> int:
 
     home = Path(args.home) if args.home else Path(tempfile.mkdtemp(prefix="gm-demo-"))
     if args.home and home.exists():
+        if any(home.iterdir()) and not (home / "gm.db").exists():  # emptied only if a demo's (or empty)
+            print(f"gm demo: {home} holds files that are not a demo's: name a new folder, or an earlier demo's",
+                  file=sys.stderr)
+            return 2
         shutil.rmtree(home)
     try:
         demo = Demo(home, sys.stdout, seed=args.seed, variant=args.variant)

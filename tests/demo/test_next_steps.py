@@ -175,3 +175,10 @@ def test_the_readmes_next_steps_played_as_written(tmp_path: Path, monkeypatch: p
     assert run_gm(commands[2], bytes(message)) == 0
     args = build_parser("web").parse_args(commands[3][1:])
     assert Path(args.config) == tmp_path / "gm-demo" / "gm.yaml" and args.config and Path(args.config).is_file()
+
+
+def test_a_home_that_is_no_demos_is_never_emptied(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "letters.txt").write_text("mine")
+    assert main(["demo", "--home", str(tmp_path)]) == 2
+    assert (tmp_path / "letters.txt").read_text() == "mine"
+    assert "not a demo's" in capsys.readouterr().err
