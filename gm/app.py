@@ -37,6 +37,12 @@ class App:
         )
         self.intake = Intake(self.services)
 
+    def preload(self) -> None:
+        """What a long-running judge makes at its start rather than at its first mail (a cron tick
+        or a piped mail makes it only if it needs it): every command and the template engine."""
+        self.intake.table.find("HELP")
+        self.services.mailer.rules_template("standard")
+
     @cached_property
     def scheduler(self) -> Scheduler:
         """Made when first asked for: `gm receive` handles a mail without loading the scheduler."""

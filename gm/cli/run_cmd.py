@@ -143,6 +143,7 @@ def _app_once_the_database_answers(config: Any, interval: float) -> App:
         app = None
         try:
             app = App(config)
+            app.preload()
             log.info("schema at %s", current_revision(app.db.engine))
             _say_role(app, interval)
         except Exception as exc:
