@@ -34,7 +34,7 @@ With ``--variant NAME`` (any variant of the catalog) the same is done for that v
 standard play side by side, for each phase kind: movement, retreats and adjustments, each
 phase loaded as at a deadline and timed alone (MILA is left out: it plays standard only). The
 plausible player plays the variant through the ``Variant`` interface, and its own orders
-when the rules module writes them (gm.bots.plausible.OwnOrders); the games' dice follow
+where the variant declares them (gm.bots.plausible.PLAUSIBLE_ORDERS); the games' dice follow
 ``--seed``. A variant whose players found their powers starts with six of them founded
 (gm.bots.plausible.plausible_start).
 """

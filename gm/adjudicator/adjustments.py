@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from gm.adjudicator.refusals import refusals_of
 from gm.adjudicator.variant import Adjustment, Variant
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Build, Disband, Order, UnitRef, Waive
@@ -86,7 +87,7 @@ class _State:
         if isinstance(order, Disband):
             return self._remove(index, power, order, count)
         if adjustment is None or count <= 0 or self.used.get(power, 0) >= count:
-            return _refused(index, order, self.variant.builds_refusal(self.position, power, max(count, 0)))
+            return _refused(index, order, refusals_of(self.variant).builds_refusal(self.position, power, max(count, 0)))
         if isinstance(order, Waive):
             self.used[power] = self.used.get(power, 0) + 1
             return AdjustmentOutcome(index, order, None, True)
@@ -99,7 +100,7 @@ class _State:
         if location.province not in adjustment.build_sites or taken:
             if taken:
                 return _refused(index, order, f"a unit is already being built in {province.name}")
-            return _refused(index, order, self.variant.build_site_refusal(self.position, power, location.province))
+            return _refused(index, order, refusals_of(self.variant).build_site_refusal(self.position, power, location.province))
         unit_type = order.unit.type or self._implied_type(location)
         if unit_type is None:
             return _refused(index, order, f"say whether to build an army or a fleet in {province.name}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
@@ -141,45 +141,6 @@ class Variant:
             for centre in power.home + power.owns:
                 centres[centre] = power.name
         return Position(self.calendar.first_phase(self.first_year), sorted_units(units), centres)
-
-    def option_problems(self, chosen: Mapping[str, object]) -> list[tuple[str, str]]:
-        """What is wrong with a game's choice of rules: (rule, why) for each problem."""
-        problems = []
-        for name, value in chosen.items():
-            if name not in self.options:
-                known = ", ".join(sorted(self.options)) or "none"
-                problems.append((name, f"{self.name} has no rule {name!r} to choose (it has: {known})"))
-            elif type(value) is not type(self.options[name]):
-                problems.append((name, f"{name} must be like {self.options[name]!r}, not {value!r}"))
-        return problems
-
-    def with_options(self, position: Position, chosen: Mapping[str, object]) -> Position:
-        """The game's starting position with the rules its GM chose (``options``) written in."""
-        if not chosen:
-            return position
-        return position.replace(extra={**position.extra, **chosen})
-
-    def player_counts(self) -> tuple[int, int]:
-        """How many players a game may have, fewest and most (standard: one per map power)."""
-        return len(self.map.powers), len(self.map.powers)
-
-    def powers_in_play(self, count: int, log: PhaseLog) -> list[str]:
-        """The powers a game of ``count`` players plays, among which its players' seats are then
-        assigned (by preference, else at random): all the map's, or, where the rules draw them,
-        those drawn with ``log``'s dice."""
-        return list(self.map.powers)
-
-    def opening(self, powers: Sequence[str], log: PhaseLog, requests: Mapping[str, str] | None = None) -> Position:
-        """The starting position of a game whose players play ``powers`` (given to them by
-        preference or at random), drawing any chance from ``log``'s dice: a variant with fewer
-        players than powers, or a random setup, overrides it. ``requests``: power -> what its
-        player asked of its start when joining (``start_request``)."""
-        return self.initial_position()
-
-    def start_request(self, text: str) -> str | None:
-        """What a player may ask of its start when joining, other than a power (``JOIN game
-        fleets``), in its normal form; None when the text asks nothing this variant knows."""
-        return None
 
     def default_centres(self, units: Iterable[Unit]) -> dict[str, str]:
         """Ownership when none is given: home centres not occupied by another power's unit."""
@@ -359,42 +320,6 @@ class Variant:
         join)."""
         return {u.power for u in position.units} | set(position.centres.values())
 
-    # -- powers joining during the game (a map with no powers) ------------------------------------
-
-    @property
-    def open_membership(self) -> bool:
-        return not self.map.powers
-
-    def joining_request(self, text: str, position: Position) -> tuple[str, str]:
-        """What a player asks for when joining a game in play: (the power's name, its choice), or
-        ValueError saying why not."""
-        raise ValueError(f"players do not join {self.name} during the game")
-
-    def joining_choices(self, position: Position) -> list[str]:
-        """The choices still open to a player joining now, as a player would write them (for
-        examples and the demo); none where nobody joins during the game."""
-        return []
-
-    def with_joining(self, position: Position, power: str, choice: str) -> Position:
-        """The position with the power waiting to join (ValueError: the choice is taken)."""
-        raise ValueError(f"players do not join {self.name} during the game")
-
-    def admit_joining(self, position: Position, log: PhaseLog) -> Position:
-        """The position with every power waiting to join brought into the game."""
-        return position
-
-    def renamed(self, position: Position, old: str, new: str) -> Position:
-        """The position with a power founded by a player renamed (the game master's choice of
-        name): its units, centres and dislodged units; a variant renames it in its state too."""
-        def unit(u: Unit) -> Unit:
-            return Unit(new, u.type, u.location) if u.power == old else u
-
-        return position.replace(
-            units=sorted_units(unit(u) for u in position.units),
-            centres={c: new if o == old else o for c, o in position.centres.items()},
-            dislodged=tuple(replace(d, unit=unit(d.unit)) for d in position.dislodged),
-            second_moves=tuple(replace(m, unit=unit(m.unit)) for m in position.second_moves))
-
     # -- retreats ------------------------------------------------------------------
 
     def retreat_options(
@@ -472,21 +397,6 @@ class Variant:
         units = self._supplied_held(position)
         return [(power, centres.get(power, 0) - units.get(power, 0)) for power in self.map.powers]
 
-    def shown_adjustments(self, position: Position) -> list[Adjustment]:
-        """The builds and removals the results announce for the adjustment phase ahead (a variant
-        whose builds are bounded by something else, money, shows that in ``state_report``)."""
-        return self.adjustments(position)
-
-    def state_report(self, position: Position) -> list[tuple[str, list[str]]]:
-        """What the results tell every player of the variant's own state at the start of the
-        phase ahead, as sections (title, lines): treasuries and prices before a build phase."""
-        return []
-
-    def orders_note(self, position: Position, power: str, orders: Sequence[Order]) -> list[str]:
-        """What a player should know of its current order set as a whole, in the reply to its
-        orders (what its builds cost against its treasury)."""
-        return []
-
     def build_sites(self, position: Position, power: str) -> frozenset[str]:
         home = self.map.powers[power].home
         occupied = self._occupied_provinces(position)
@@ -515,18 +425,6 @@ class Variant:
             counts = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
             self._supplied_counted = (position.units, counts)
         return counts
-
-    def builds_refusal(self, position: Position, power: str, count: int) -> str:
-        """Why ``power`` may make no more builds (or waives) than the ``count`` it has (0: none),
-        in the words of the variant's rules (builds bounded by money speak of money)."""
-        if count <= 0:
-            return f"{power} has no builds"
-        return f"{power} has only {count} build{'s' if count > 1 else ''}"
-
-    def build_site_refusal(self, position: Position, power: str, province: str) -> str:
-        """Why ``power`` may not build a unit in ``province``, not one of its ``build_sites``
-        (a variant builds elsewhere than in supply centres, and says why not there)."""
-        return f"{self.map.provinces[province].name} is not a free supply centre where {power} may build"
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return self._armies_and_fleets

@@ -40,6 +40,7 @@ from gm.domain.orders import (
 from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
+from gm.variants.setup import setup_of
 
 
 FOUNDERS = 6  # powers founded at the start of a bot's game of a variant whose players join
@@ -50,15 +51,15 @@ def plausible_start(variant: Variant, rng: random.Random, founders: int = FOUNDE
     their powers as they join, that start with ``founders`` powers in, on choices drawn at
     random (as a game has it when it starts)."""
     position = variant.initial_position()
-    if not variant.open_membership:
+    if not setup_of(variant).open_membership:
         return position
     for _ in range(founders):
-        choices = variant.joining_choices(position)
+        choices = setup_of(variant).joining_choices(position)
         if not choices:
             break
-        power, choice = variant.joining_request(rng.choice(choices), position)
-        position = variant.with_joining(position, power, choice)
-    return variant.admit_joining(position, PhaseLog(None))
+        power, choice = setup_of(variant).joining_request(rng.choice(choices), position)
+        position = setup_of(variant).with_joining(position, power, choice)
+    return setup_of(variant).admit_joining(position, PhaseLog(None))
 
 
 OwnOrders = Callable[[Position, list[tuple[str, Order]], random.Random], list[tuple[str, Order]]]

@@ -243,6 +243,7 @@ class _NoWatermarks:
 def games(config: AppConfig) -> Iterator[Finding]:
     from gm.settings.reader import SettingsError, read_settings
     from gm.variants.catalog import VariantCatalog
+    from gm.variants.setup import setup_of
 
     if not config.games_dir.is_dir():
         return
@@ -250,7 +251,7 @@ def games(config: AppConfig) -> Iterator[Finding]:
     names = set(catalog.names())
 
     def rule_problems(variant: str, chosen):  # type: ignore[no-untyped-def]
-        return catalog.get(variant).option_problems(chosen)
+        return setup_of(catalog.get(variant)).option_problems(chosen)
 
     files = sorted(p for p in config.games_dir.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     if not files:

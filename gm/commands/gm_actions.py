@@ -19,6 +19,7 @@ from gm.reports.preview import preview_context
 from gm.games.schedule import reschedule, start_phase
 from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, Press, Seat, SeatStatus, new_dice_seed
+from gm.variants.setup import setup_of
 
 
 def _require(game: Game, *statuses: str) -> None:
@@ -196,7 +197,7 @@ def rename(services: Services, session: Session, game: Game, power: str, new: st
     """Give a power its players founded another name: in the seat, the board, the orders and the
     names kept beside its press; the name as kept (checked and normalised, gm.games.names)."""
     variant = services.variant_of(game)
-    if not variant.open_membership:
+    if not setup_of(variant).open_membership:
         raise GameError(f"the powers of {variant.name} have the names of its map")
     _require(game, GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)
     seat = _seat(game, power)
@@ -206,7 +207,7 @@ def rename(services: Services, session: Session, game: Game, power: str, new: st
         raise GameError(str(exc)) from None
     seat.power = new
     if game.position is not None:
-        game.position = encode_position(variant.renamed(services.position_of(game), power, new))
+        game.position = encode_position(setup_of(variant).renamed(services.position_of(game), power, new))
     for order_set in session.scalars(select(OrderSet).where(OrderSet.game_id == game.id,
                                                             OrderSet.phase_seq == game.phase_seq,
                                                             OrderSet.power == power)):

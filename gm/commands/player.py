@@ -37,8 +37,10 @@ from gm.games.voids import void_by_own_orders
 from gm.commands import topics
 from gm.reports.counts import plural, units_counted
 from gm.reports.names import Namer
+from gm.reports.words import words_of
 from gm.settings.model import StartPolicy
 from gm.store.models import AuditEntry, Game, GameStatus, OpeningReason, PhaseRecord, Seat, SeatStatus
+from gm.variants.setup import setup_of
 
 GM_WORDS = ("GM", "MASTER", "GAMEMASTER")
 OBSERVER_WORDS = ("OBSERVER",)
@@ -274,7 +276,7 @@ class Join(Command):
             raise CommandError(no_such_game(words[0]))
         preference = " ".join(words[1:]) or None
         if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED) and not (
-                ctx.services.variant_of(game).open_membership and not takeover.names_open_power(ctx, game, preference)):
+                setup_of(ctx.services.variant_of(game)).open_membership and not takeover.names_open_power(ctx, game, preference)):
             return takeover.join_started(ctx, game, preference)  # a power its player left
         try:
             joined = join(ctx.services, ctx.session, game, ctx.sender, preference=preference)
@@ -283,7 +285,7 @@ class Join(Command):
         ctx.enter(game, joined.seat)  # a joined player, never a game master here
         variant = ctx.services.variant_of(game)
         seat = joined.seat
-        if variant.open_membership and seat.power:  # the player founds a power of its own
+        if setup_of(variant).open_membership and seat.power:  # the player founds a power of its own
             province = variant.map.provinces.get(seat.preference or "")
             choice = province.name if province else seat.preference
             first = f"You have joined {game.name} as {seat.power}, with {choice}."
@@ -389,7 +391,7 @@ def _game_table(ctx: MailContext, games: list[Game]) -> list[str]:
 def seats_line(ctx: MailContext, game: Game) -> str:
     """How many seats of a forming game are taken and open, and when it starts."""
     settings = ctx.services.settings_of(game)
-    fewest = ctx.services.variant_of(game).player_counts()[0]
+    fewest = setup_of(ctx.services.variant_of(game)).player_counts()[0]
     wanted, joined = seats_wanted(ctx.services, game), len(current_seats(game))
     text = f"  {joined} of {wanted} seats taken, {wanted - joined} open"
     if settings.start is StartPolicy.WHEN_FULL:
@@ -470,7 +472,7 @@ def order_summary(ctx: MailContext, game: Game, power: str, orders: list, missin
         lines.append("  (none)")
     if missing:
         lines.append(hang("Still without orders: " + ", ".join(missing), 4))
-    lines += [hang(line, 4) for line in variant.orders_note(position, power, orders)]
+    lines += [hang(line, 4) for line in words_of(variant).orders_note(position, power, orders)]
     lines.append(deadline_line(ctx, game))
     return lines
 

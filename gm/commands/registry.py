@@ -15,6 +15,7 @@ from gm.commands.secrecy import MISSPELT_REACH, REACH, nearest
 from gm.games.mailer import hang
 from gm.reports.examples import examples_for
 from gm.store.models import Game
+from gm.variants.setup import setup_of
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     player.List, player.Join, player.Signon, player.Status, player.Clear, press.SendPress, press.Broadcast,
@@ -123,7 +124,7 @@ def _rules(ctx: MailContext, variant: Variant, game: Game | None = None) -> list
         return hang(f"No rules text is written for {variant.name}: it is played by the standard rules, "
                     "read as the DATC v3.0 prefers, on its own map.", 0).split("\n")
     settings = ctx.services.settings_of(game) if game is not None else None
-    text = ctx.services.mailer.render(template, variant=variant, game=game, settings=settings)
+    text = ctx.services.mailer.render(template, variant=variant, setup=setup_of(variant), game=game, settings=settings)
     return text.rstrip("\n").split("\n")
 
 

@@ -26,6 +26,7 @@ from gm.games.privacy import game_seen_by, no_such_game
 from gm.games.reveal import player_name, players_named
 from gm.mailsyntax import mail_address
 from gm.reports.names import Namer
+from gm.reports.words import words_of
 from gm.settings.model import TakeoverPolicy
 from gm.store.models import Game, GameStatus, Opening, OpeningReason, Player, Seat, SeatStatus, Standby, TakeoverRequest
 
@@ -118,7 +119,7 @@ def _welcome(ctx: MailContext, game: Game, seat: Seat, secret: str, opening: Ope
         template="mail/takeover.txt.j2", kind="joined", game_id=game.id, game=game, secret=secret, secrets=[secret],
         zone=reader_zone(seat.player.timezone, services.settings_of(game).schedule.zone.key),
         power=seat.power, variant=variant, title=variant.title(position.phase), board=board,
-        centres=bool(variant.map.supply_centres), state=variant.state_report(position),
+        centres=bool(variant.map.supply_centres), state=words_of(variant).state_report(position),
         orders=[namer.order(o, seat.power) for o in orders], missing=missing,
         why=LEFT_BECAUSE.get(opening.reason, ""), deadline=game.deadline if game.status == GameStatus.ACTIVE else None,
         stood_by=stood_by)

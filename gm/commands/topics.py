@@ -14,6 +14,7 @@ from gm.maps.model import normalise_name
 from gm.orders.forms import OrderForm, form_for, forms_of, own_forms
 from gm.reports.examples import example_of
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 ORDERS = ("ORDERS", "ORDER")
 PROVINCES = ("PROVINCES", "PROVINCE", "NAMES", "MAP NAMES")
@@ -38,7 +39,7 @@ def variants_topic(catalog: VariantCatalog) -> list[str]:
     lines = [wrap("The variants this judge plays (HELP <variant> gives one's rules as this judge reads them):"), ""]
     for name in catalog.names():
         variant = catalog.get(name)
-        fewest, most = variant.player_counts()
+        fewest, most = setup_of(variant).player_counts()
         players = f"{most}" if fewest == most else (f"{fewest}-{most}" if most < 99 else "any number of")
         lines.append(hang(f"  {name}: {variant.map.title}, {players} players" + (f"; {OWN[name]}" if name in OWN else ""),
                           6))

@@ -80,7 +80,9 @@ class Services:
 
     def rule_problems(self, variant: str, chosen: Mapping[str, Any]) -> list[tuple[str, str]]:
         """What is wrong with a game's choice of its variant's rules (settings file ``rules:``)."""
-        return self.catalog.get(variant).option_problems(chosen)
+        from gm.variants.setup import setup_of
+
+        return setup_of(self.catalog.get(variant)).option_problems(chosen)
 
     def variant_of(self, game: Game) -> Variant:
         return self.catalog.get(game.variant)

@@ -24,6 +24,7 @@ from gm.games.lifecycle import GameError, current_seats, finish
 from gm.games.notices import tell_everyone
 from gm.settings.model import StartPolicy
 from gm.store.models import Game, GameStatus, OrderSet, PhaseRecord, SeatStatus
+from gm.variants.setup import setup_of
 
 TERMINATED = "terminated"  # Game.result's kind
 
@@ -50,7 +51,7 @@ def unstart(services: Services, session: Session, game: Game, actor: str) -> Non
         if seat.player is None:  # a power left without a player: the seat is open to JOIN again
             seat.left_at = now
             continue
-        if not variant.open_membership:
+        if not setup_of(variant).open_membership:
             seat.power = None  # drawn again at the start
         seat.status = SeatStatus.ACTIVE
         seat.draw_vote, seat.draw_with, seat.concede_to = False, None, None
@@ -67,7 +68,7 @@ def unstart(services: Services, session: Session, game: Game, actor: str) -> Non
     services.audit(session, game, actor, "unstarted")
     again = ("START starts it again" if services.settings_of(game).start is StartPolicy.MANUAL
              else "it starts again when its game master sends START, or by itself once its settings change")
-    drawn = ("each player keeps the power it founded" if variant.open_membership
+    drawn = ("each player keeps the power it founded" if setup_of(variant).open_membership
              else "the powers are drawn again when it starts")
     tell_everyone(services, session, game, template="mail/announcement.txt.j2", kind="unstart",
                   subject=f"{game.name} is forming again", deadline=None,

@@ -29,6 +29,7 @@ from gm.settings import edit
 from gm.settings.model import GameSettings
 from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import Game
+from gm.variants.setup import setup_of
 
 LOCK_NAME = ".gm-settings.lock"
 DEFAULTS = TEMPLATES_DIR / "settings" / "new_game.yaml"
@@ -60,7 +61,7 @@ class Changed:
 
 def new_game_text(services: Services, variant: str, gm: str) -> str:
     """A new game's file: every setting at its default, for ``variant`` and its game master."""
-    seats = services.catalog.get(variant).player_counts()[1] if services.known_variant(variant) else 7
+    seats = setup_of(services.catalog.get(variant)).player_counts()[1] if services.known_variant(variant) else 7
     return edit.new_game(DEFAULTS.read_text(encoding="utf-8"), variant, gm, seats)
 
 

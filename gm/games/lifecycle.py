@@ -27,6 +27,7 @@ from gm.reports.examples import examples_for
 from gm.reports.results import results_context, shown_rolls
 from gm.store.codec import decode_position, encode_position
 from gm.store.models import Game, GameStatus, PhaseRecord, Player, Seat, SeatStatus, WebRole
+from gm.variants.setup import setup_of
 
 
 class GameError(Exception):
@@ -239,7 +240,7 @@ def join(
     timezone: str | None = None,
 ) -> Joined:
     variant = services.variant_of(game)
-    if variant.open_membership:
+    if setup_of(variant).open_membership:
         return _join_open(services, session, game, email, name, preference or "", timezone)
     if game.status != GameStatus.FORMING:
         raise GameError(f"game {game.name} has ended: no one joins it now" if game.status == GameStatus.FINISHED
@@ -253,7 +254,7 @@ def join(
     wanted = None
     if preference:
         found = variant.map.power_named(preference)
-        wanted = found.name if found is not None else variant.start_request(preference)
+        wanted = found.name if found is not None else setup_of(variant).start_request(preference)
         if wanted is None:
             raise GameError(f"{preference!r} is not a power of {variant.name} (powers: {', '.join(variant.map.powers)})")
     secret = new_secret()
@@ -267,7 +268,7 @@ def join(
 
 def _join_open(services: Services, session: Session, game: Game, email: str, name: str, request: str,
                timezone: str | None) -> Joined:
-    """A variant whose players found their powers (Variant.open_membership): the player names
+    """A variant whose players found their powers (its set-up's ``open_membership``): the player names
     its choice (a city, a name); while the game forms the choice waits on the seat, once it is
     in play the power waits in the position until the variant brings it in. First come, first
     served: a choice already made by another is refused, and the player may choose again."""
@@ -281,9 +282,9 @@ def _join_open(services: Services, session: Session, game: Game, email: str, nam
         raise GameError(f"game {game.name} is full")
     position = services.position_of(game) if game.position is not None else _forming(variant, current_seats(game))
     try:
-        power, choice = variant.joining_request(request, position)
+        power, choice = setup_of(variant).joining_request(request, position)
         power = name_rules(services, game).check(power)
-        waiting = variant.with_joining(position, power, choice)
+        waiting = setup_of(variant).with_joining(position, power, choice)
     except ValueError as exc:
         raise GameError(str(exc)) from None
     if game.status == GameStatus.ACTIVE:
@@ -302,7 +303,7 @@ def _forming(variant: Variant, seats: list[Seat]) -> Position:
     position = variant.initial_position()
     for seat in sorted(seats, key=lambda s: s.joined_at):
         if seat.power and seat.preference:
-            position = variant.with_joining(position, seat.power, seat.preference)
+            position = setup_of(variant).with_joining(position, seat.power, seat.preference)
     return position
 
 
@@ -325,7 +326,7 @@ def first_order_example(services: Services, game: Game, power: str | None, choic
     found their powers, a build in the place it chose. None while its units are not known (the
     powers or the start are still to be drawn)."""
     variant = services.variant_of(game)
-    if variant.open_membership:
+    if setup_of(variant).open_membership:
         province = variant.map.provinces.get(choice or "")
         return f"BUILD A {province.name}" if province is not None else None
     if power is None or (game.position is None and variant.rolls_dice):
@@ -336,7 +337,7 @@ def first_order_example(services: Services, game: Game, power: str | None, choic
 
 def seats_wanted(services: Services, game: Game) -> int:
     """How many players the game waits for: its settings' ``seats``, else the most the variant takes."""
-    return services.settings_of(game).seats or services.variant_of(game).player_counts()[1]
+    return services.settings_of(game).seats or setup_of(services.variant_of(game)).player_counts()[1]
 
 
 def maybe_start(services: Services, session: Session, game: Game) -> bool:
@@ -353,19 +354,19 @@ def start(services: Services, session: Session, game: Game, actor: str) -> None:
         raise GameError(f"game {game.name} is {game.status}, not forming")
     variant = services.variant_of(game)
     seats = current_seats(game)
-    fewest, most = variant.player_counts()
+    fewest, most = setup_of(variant).player_counts()
     if not fewest <= len(seats) <= most:
         wanted = str(most) if fewest == most else f"{fewest} to {most}"
         raise GameError(f"game {game.name} has {len(seats)} players; {variant.name} is played by {wanted}")
     log = PhaseLog(game.dice_seed)
-    if variant.open_membership:  # the players named their powers when they joined
-        opening = variant.admit_joining(_forming(variant, seats), log)
+    if setup_of(variant).open_membership:  # the players named their powers when they joined
+        opening = setup_of(variant).admit_joining(_forming(variant, seats), log)
     else:
-        _assign_powers(services, game, seats, variant.powers_in_play(len(seats), log))
+        _assign_powers(services, game, seats, setup_of(variant).powers_in_play(len(seats), log))
         requests = {s.power: s.preference for s in seats if s.power and s.preference
-                    and variant.start_request(s.preference) == s.preference}
-        opening = variant.opening([s.power for s in seats if s.power], log, requests)
-    position = variant.with_options(opening, services.settings_of(game).rules)
+                    and setup_of(variant).start_request(s.preference) == s.preference}
+        opening = setup_of(variant).opening([s.power for s in seats if s.power], log, requests)
+    position = setup_of(variant).with_options(opening, services.settings_of(game).rules)
     game.position = encode_position(position)
     game.phase = str(position.phase)
     game.phase_seq = 1

@@ -14,6 +14,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.position import Position
 from gm.domain.units import Mobility, Unit
 from gm.orders.forms import OrderForm
+from gm.variants.setup import setup_of
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def example_of(form: OrderForm, variant: Variant, position: Position, power: str
 def _build(variant: Variant, position: Position, power: str, units: list[Unit]) -> str | None:
     """A build where the power may build now, else in its first home centre, else where it has a
     unit that needs supply (with a type it may build there)."""
-    known = power in variant.map.powers or variant.open_membership  # the standard sites need a home
+    known = power in variant.map.powers or setup_of(variant).open_membership  # the standard sites need a home
     sites = sorted(variant.build_sites(position, power),  # its supply centres first
                    key=lambda p: (p not in variant.map.supply_centres, _name(variant, p))) if known else []
     home = variant.map.powers[power].home if power in variant.map.powers else ()

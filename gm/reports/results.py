@@ -17,6 +17,7 @@ from gm.domain.units import Unit
 from gm.reports.counts import units_counted
 from gm.reports.names import Namer
 from gm.reports.notes import notes_text
+from gm.reports.words import words_of
 
 
 def results_context(variant: Variant, phase_code: str, report: PhaseReport, before: Position) -> dict[str, Any]:
@@ -68,7 +69,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
                             "count": len(owned), "units": len(units), "units_text": units_counted(variant, units, 2)})
     adjustments = []
     if nxt.phase.kind is PhaseKind.ADJUSTMENTS:
-        for adjustment in variant.shown_adjustments(nxt):
+        for adjustment in words_of(variant).shown_adjustments(nxt):
             if adjustment.count:
                 adjustments.append({"power": adjustment.power, "count": adjustment.count,
                                     "sites": len(adjustment.build_sites)})
@@ -87,7 +88,7 @@ def results_context(variant: Variant, phase_code: str, report: PhaseReport, befo
         "centres": centres,
         "adjustments": adjustments,
         "unordered": header_lines("Unordered", unordered),
-        "state_report": variant.state_report(nxt),
+        "state_report": words_of(variant).state_report(nxt),
         "next_title": variant.title(nxt.phase),
         "next_code": str(nxt.phase),
         "winner": report.winner,

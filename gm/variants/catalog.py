@@ -41,11 +41,11 @@ _ORDERS = ("order_grammar", "order_forms", "plausible_orders", "map_layers")
 RULES: dict[str, Declared] = {
     "standard": Declared("standard"),
     "classical": Declared("classical"),
-    "diplomacy-of-the-empire": Declared("diplomacy_of_the_empire", parts=_ORDERS),
-    "eagles": Declared("eagles", parts=_ORDERS),
-    "rise-of-rome-ii": Declared("rise_of_rome_ii", parts=(*_ORDERS, "unit_names", "off_board")),
-    "roman-diplomacy-i": Declared("roman_diplomacy", "make_i", parts=_ORDERS),
-    "roman-diplomacy-ii": Declared("roman_diplomacy", "make_ii", parts=_ORDERS),
+    "diplomacy-of-the-empire": Declared("diplomacy_of_the_empire", parts=(*_ORDERS, "setup", "build_refusals", "words")),
+    "eagles": Declared("eagles", parts=(*_ORDERS, "setup")),
+    "rise-of-rome-ii": Declared("rise_of_rome_ii", parts=(*_ORDERS, "setup", "unit_names", "off_board")),
+    "roman-diplomacy-i": Declared("roman_diplomacy", "make_i", parts=(*_ORDERS, "setup")),
+    "roman-diplomacy-ii": Declared("roman_diplomacy", "make_ii", parts=(*_ORDERS, "setup")),
 }
 
 

@@ -26,6 +26,7 @@ from gm.games.context import Services
 from gm.games.lifecycle import current_seats, seats_wanted
 from gm.games.pictures import chart_title, phase_results_text
 from gm.games.press_readers import ANYONE, Reader, reads, sent_by, signed
+from gm.reports.words import words_of
 from gm.store.models import Game, GameStatus, PhaseRecord, Press, SeatStatus, WebRole
 from gm.games.reveal import player_name, players_named
 from gm.games.summary import result_words
@@ -143,7 +144,7 @@ def game_view(services: Services, session: Session, game: Game, pictures: Pictur
         position = services.position_of(game)
         board = pictures.board_now(game)
         chart = pictures.chart(session, game)
-        state = variant.state_report(position)
+        state = words_of(variant).state_report(position)
         named = players_named(services, game)
         kept = seat_records(session, game)
         for seat in sorted(current_seats(game), key=lambda s: s.power or ""):

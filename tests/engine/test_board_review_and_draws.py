@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gm.adjudicator.legality import review_movement
+from gm.adjudicator.parts import Parts
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Ruling
 from gm.domain.orders import Hold, Move
 from gm.domain.outcomes import Reason
 from gm.domain.position import Position
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import SETUP, Setup, setup_of
 
 from .deltas import Seas, loc, position, ref
 from .helpers import result_of, run
@@ -50,11 +52,11 @@ def test_the_board_is_read_in_the_review_that_checks_orders_on_submission() -> N
     assert ruling.illegal == "F MIN is anchored: it only holds"
 
 
-class Drawn(Seas):
+class Drawing(Setup):
     """Powers in play drawn one by one with the dice, from the map's powers in their order."""
 
     def powers_in_play(self, count: int, log: PhaseLog) -> list[str]:
-        left, drawn = list(self.map.powers), []
+        left, drawn = list(self.variant.map.powers), []
         for number in range(count):
             roll = log.roll("setup", f"power {number + 1}", len(left))
             drawn.append(left.pop(roll.value - 1))
@@ -63,16 +65,17 @@ class Drawn(Seas):
 
 
 def test_a_variant_may_draw_its_powers_in_play_with_the_games_dice() -> None:
-    variant = Drawn()
+    variant = Seas()
+    variant.parts = Parts({SETUP.name: lambda: Drawing(variant)})
     first, again = PhaseLog("seed a"), PhaseLog("seed a")
-    drawn = variant.powers_in_play(4, first)
-    assert drawn == variant.powers_in_play(4, again) and len(set(drawn)) == 4
+    drawn = setup_of(variant).powers_in_play(4, first)
+    assert drawn == setup_of(variant).powers_in_play(4, again) and len(set(drawn)) == 4
     assert [r.sides for r in first.rolls] == [12, 11, 10, 9] and [r.effect for r in first.rolls] == drawn
-    assert any(variant.powers_in_play(4, PhaseLog(f"seed {n}")) != drawn for n in "bcd")
+    assert any(setup_of(variant).powers_in_play(4, PhaseLog(f"seed {n}")) != drawn for n in "bcd")
 
 
 def test_standard_play_plays_every_power_and_rolls_no_dice() -> None:
     standard = VariantCatalog().get("standard")
     log = PhaseLog(None)  # no seed: a die rolled would be refused
-    assert standard.powers_in_play(7, log) == list(standard.map.powers) and log.rolls == []
+    assert setup_of(standard).powers_in_play(7, log) == list(standard.map.powers) and log.rolls == []
     assert standard.rolls_dice is False

@@ -16,6 +16,7 @@ from gm.games.passwords import hash_secret
 from gm.games.stand_ins import orders_for
 from gm.store.models import GameStatus, PhaseRecord, SeatStatus
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 from tests.mail.conftest import GM_SECRET, Post, secret_of
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
 
@@ -27,17 +28,17 @@ SEATS = {"eagles": 4, "diplomacy-of-the-empire": 6, "roman-diplomacy-i": 3, "rom
 def started(world: World, variant: str, missed: str = "{policy: play, after: 2}") -> Post:
     catalog = world.services.catalog
     rules = catalog.get(variant)
-    seats = SEATS.get(variant, rules.player_counts()[1])
+    seats = SEATS.get(variant, setup_of(rules).player_counts()[1])
     text = (f"variant: {variant}\ngm: {GM}\nseats: {seats}\nstart: manual\nearly: false\nmissed: {missed}\n"
             "deadlines: {movement: 48h, retreats: 24h, adjustments: 24h}\n")
-    if not rules.open_membership:
+    if not setup_of(rules).open_membership:
         text += "players:\n" + "".join(f"  - p{n}@example.test\n" for n in range(seats))
     world.write_game("g", text)
     world.tick()
     post = Post(world)
-    if rules.open_membership:  # the players found their empires by mail
+    if setup_of(rules).open_membership:  # the players found their empires by mail
         for n, name in enumerate(("Alpha", "Beta", "Gamma")):
-            choice = rules.joining_choices(world.services.position_of(_game(world)) if _game(world).position
+            choice = setup_of(rules).joining_choices(world.services.position_of(_game(world)) if _game(world).position
                                            else rules.initial_position())[n * 5]
             post.send(f"p{n}@example.test", f"JOIN g {choice} as {name}\n")
     with world.services.db.unit_of_work() as session:

@@ -17,6 +17,7 @@ from gm.games.passwords import hash_secret
 from gm.services.sending import Dispatcher
 from gm.store.codec import encode_position
 from gm.store.models import OutboundMail, OutboundStatus
+from gm.variants.setup import setup_of
 from tests.mail.conftest import GM_SECRET, Post
 from tests.store.conftest import World, database_url, game_file, world  # noqa: F401  (fixtures)
 from tests.variants.by_mail import secret_in
@@ -85,7 +86,7 @@ def test_a_hostile_name_stored_before_the_checks_stops_no_mail(rd: Post) -> None
     with world.services.db.unit_of_work() as session:  # as a game joined before names were checked
         game = find_game(session, RD)
         assert game.status == "active"
-        game.position = encode_position(variant.renamed(world.services.position_of(game), "Pontus", HOSTILE))
+        game.position = encode_position(setup_of(variant).renamed(world.services.position_of(game), "Pontus", HOSTILE))
         next(s for s in game.seats if s.power == "Pontus").power = HOSTILE
         deadline = game.deadline
     world.clock.set(deadline + timedelta(minutes=1))

@@ -10,7 +10,9 @@ from datetime import timedelta
 import pytest
 
 from gm.games.lifecycle import current_seats, find_game
+from gm.reports.words import words_of
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 from tests.mail.conftest import Post
 from tests.mail.test_takeover import flat, secret_from, takeover_mail
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
@@ -25,8 +27,8 @@ def _join_all(post: Post, name: str) -> dict[str, tuple[str, str]]:
     """Every seat joined by mail: power (or the address, while powers are drawn) -> (address, secret)."""
     variant = CATALOG.get(name)
     joined = {}
-    if variant.open_membership:
-        cities = variant.joining_choices(variant.initial_position())
+    if setup_of(variant).open_membership:
+        cities = setup_of(variant).joining_choices(variant.initial_position())
         founded = [(cities[n * 5], empire) for n, empire in enumerate(FOUNDERS)]
         for city, empire in founded:
             address = f"{empire.lower()}@example.test"
@@ -42,7 +44,7 @@ def _join_all(post: Post, name: str) -> dict[str, tuple[str, str]]:
             post.send(address, "JOIN g\n")
             joined[address] = (address, secret_in(post.reply(address)))
     else:
-        for power in list(variant.map.powers)[:variant.player_counts()[1]]:
+        for power in list(variant.map.powers)[:setup_of(variant).player_counts()[1]]:
             address = f"{power.lower().replace(' ', '-')}@example.test"
             post.send(address, f"JOIN g {power}\n")
             joined[address] = (address, secret_in(post.reply(address)))
@@ -51,7 +53,7 @@ def _join_all(post: Post, name: str) -> dict[str, tuple[str, str]]:
 
 def _settings(name: str) -> str:
     variant = CATALOG.get(name)
-    seats = "seats: 3\n" if variant.open_membership else ("seats: 2\n" if variant.rolls_dice else "")
+    seats = "seats: 3\n" if setup_of(variant).open_membership else ("seats: 2\n" if variant.rolls_dice else "")
     return (f"variant: {name}\ngm: master@example.test\ntimezone: Europe/Rome\n"
             "deadlines: {movement: 48h, retreats: 24h, adjustments: 24h}\nearly: false\n"
             f"takeover: open\n{seats}")
@@ -74,14 +76,14 @@ def test_a_takeover_keeps_the_board_and_the_variants_state(world: World, name: s
     post = Post(world)
     joined = _join_all(post, name)
     # a year (founders who then give no orders go back to the barbarians: their first phase only)
-    _process(world, 1 if CATALOG.get(name).open_membership else 3)
+    _process(world, 1 if setup_of(CATALOG.get(name)).open_membership else 3)
     with world.services.db.sessions() as session:
         game = find_game(session, "g")
         seat = next(s for s in current_seats(game) if s.power and s.player and game.position
                     and world.services.position_of(game).units_of(s.power))
         power, address = seat.power, seat.player.email
         before = dict(game.position)
-        state = world.services.variant_of(game).state_report(world.services.position_of(game))
+        state = words_of(world.services.variant_of(game)).state_report(world.services.position_of(game))
     secret = joined[address][1]
     post.send(address, f"SIGNON {power} g {secret}\nRESIGN\n")
     assert "You have left g" in post.reply(address)

@@ -14,6 +14,7 @@ from gm.orders import OrderGrammar, parse_line
 from gm.orders.forms import STANDARD_FORMS, form_for, forms_of
 from gm.reports.examples import example_of
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 
@@ -69,10 +70,10 @@ def test_every_form_of_every_variant_has_an_example_that_reads(name: str) -> Non
     reads without a word of comment."""
     variant = CATALOG.get(name)
     position = variant.initial_position()
-    if variant.open_membership:
-        for empire, city in zip(("Latins", "Punics"), variant.joining_choices(position)[:2]):
-            position = variant.with_joining(position, *variant.joining_request(f"{city} as {empire}", position))
-        position = variant.admit_joining(position, PhaseLog(None))
+    if setup_of(variant).open_membership:
+        for empire, city in zip(("Latins", "Punics"), setup_of(variant).joining_choices(position)[:2]):
+            position = setup_of(variant).with_joining(position, *setup_of(variant).joining_request(f"{city} as {empire}", position))
+        position = setup_of(variant).admit_joining(position, PhaseLog(None))
     grammar = OrderGrammar.for_variant(variant)
     forms = forms_of(variant)
     assert {f.name for f in STANDARD_FORMS} <= {f.name for f in forms}

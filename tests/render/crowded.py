@@ -10,6 +10,7 @@ from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.position import Dislodgement, Position, sorted_units
 from gm.domain.units import Mobility, Unit
+from gm.variants.setup import setup_of
 
 EMPIRES = tuple(f"Empire {n}" for n in range(1, 13))  # founded by players, in the order they joined
 
@@ -26,15 +27,15 @@ def _locations(variant: Variant, province: str) -> list[Location]:
 def founded(variant: Variant, start: Position) -> Position:
     """``start`` with the twelve empires founded, one at each of the first Imperial City sites."""
     for empire in EMPIRES:
-        site = variant.joining_choices(start)[0]
-        name, city = variant.joining_request(f"{site} as {empire}", start)
-        start = variant.with_joining(start, name, city)
-    return variant.admit_joining(start, PhaseLog(None))
+        site = setup_of(variant).joining_choices(start)[0]
+        name, city = setup_of(variant).joining_request(f"{site} as {empire}", start)
+        start = setup_of(variant).with_joining(start, name, city)
+    return setup_of(variant).admit_joining(start, PhaseLog(None))
 
 
 def crowded(variant: Variant, dislodged_every: int = 9) -> Position:
     start = variant.initial_position()
-    if variant.open_membership:
+    if setup_of(variant).open_membership:
         start = founded(variant, start)
     players = powers(variant)
     kinds = [t for t in variant.unit_types if t.mobility is not Mobility.NONE] + \

@@ -18,6 +18,7 @@ from gm.domain.position import Position
 from gm.render.chart import OTHERS, chart_png, chart_svg, history_chart
 from gm.render.colours import Palette
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 
@@ -127,7 +128,7 @@ def test_lines_sharing_a_stretch_stay_on_their_values_each_a_band_around_the_nex
 def test_past_eight_powers_each_has_a_small_plot_its_line_over_the_others_in_grey() -> None:
     variant = CATALOG.get("eagles")
     log = PhaseLog("seed")
-    start = variant.opening(variant.powers_in_play(12, log), log)
+    start = setup_of(variant).opening(setup_of(variant).powers_in_play(12, log), log)
     player = PlausiblePlayer(variant, random.Random(2))
     points, position = [("start", start)], start
     while len(points) < 4:
@@ -168,10 +169,10 @@ def founded_start(variant):  # type: ignore[no-untyped-def]
     """A start with the longest names an empire may take."""
     position = variant.initial_position()
     for name in ("Empire of Constantinople", "Empire of Rome"):
-        site = variant.joining_choices(position)[0]
-        power, city = variant.joining_request(f"{site} as {name}", position)
-        position = variant.with_joining(position, power, city)
-    return variant.admit_joining(position, PhaseLog(None))
+        site = setup_of(variant).joining_choices(position)[0]
+        power, city = setup_of(variant).joining_request(f"{site} as {name}", position)
+        position = setup_of(variant).with_joining(position, power, city)
+    return setup_of(variant).admit_joining(position, PhaseLog(None))
 
 
 def test_a_victory_far_above_every_line_is_named_not_drawn() -> None:

@@ -20,6 +20,7 @@ from gm.render.labels import Label, Taken, Wanted, place_labels
 from gm.render.png import font_files
 from gm.render.scene import Scene, UnitMark, build_scene
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 BOARDS = ["standard", "classical", "rise-of-rome-ii", "roman-diplomacy-i", "roman-diplomacy-ii", "eagles",
@@ -96,7 +97,7 @@ def draw(name: str, crowd: bool) -> Scene:
     if crowd:
         return build_scene(variant, crowded(variant), arrivals=EMPIRES)
     start = variant.initial_position()
-    return build_scene(variant, founded(variant, start) if variant.open_membership else start, arrivals=EMPIRES)
+    return build_scene(variant, founded(variant, start) if setup_of(variant).open_membership else start, arrivals=EMPIRES)
 
 
 @pytest.mark.parametrize("crowd", [False, True], ids=["start", "crowded"])

@@ -13,6 +13,7 @@ from gm.domain.phases import PhaseKind
 from gm.domain.position import Position
 from gm.render.scene import build_scene
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 
@@ -49,8 +50,8 @@ def test_the_winter_picture_counts_the_units_after_the_builds() -> None:
 def test_a_two_player_eagles_game_lists_its_two_generals_and_the_neutrals() -> None:
     variant = CATALOG.get("eagles")
     log = PhaseLog("seed")
-    powers = variant.powers_in_play(2, log)[:2]
-    start = variant.opening(powers, log)
+    powers = setup_of(variant).powers_in_play(2, log)[:2]
+    start = setup_of(variant).opening(powers, log)
     playing = variant.in_play(start)
     assert len(playing) == 2
     names = [e.name for e in build_scene(variant, start).legend]
@@ -60,9 +61,9 @@ def test_a_two_player_eagles_game_lists_its_two_generals_and_the_neutrals() -> N
 def test_a_six_player_empire_leaves_out_the_claimant_not_in_play() -> None:
     variant = CATALOG.get("diplomacy-of-the-empire")
     log = PhaseLog("seed")
-    powers = variant.powers_in_play(6, log)
+    powers = setup_of(variant).powers_in_play(6, log)
     assert len(powers) == 6
-    start = variant.opening(powers, log)
+    start = setup_of(variant).opening(powers, log)
     names = [e.name for e in build_scene(variant, start).legend]
     left_out = [p for p in variant.map.powers if p not in powers]
     assert len(names) == 6 and not set(left_out) & set(names)
@@ -89,7 +90,7 @@ def test_leaders_are_named_and_garrisons_counted_apart() -> None:
 def test_the_legend_names_each_power_as_the_mails_do() -> None:
     eagles = CATALOG.get("eagles")
     log = PhaseLog("seed")
-    start = eagles.opening(eagles.powers_in_play(12, log), log)
+    start = setup_of(eagles).opening(setup_of(eagles).powers_in_play(12, log), log)
     names = [e.name for e in build_scene(eagles, start).legend]
     assert "Carthago Nova" in names and "Leptis Magna" in names
     assert not {d.adjective for d in eagles.map.powers.values()} & set(names) - set(eagles.map.powers)

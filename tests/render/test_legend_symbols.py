@@ -20,6 +20,7 @@ from gm.render.scene import Scene, build_scene
 from gm.render.shapes import load_shapes
 from gm.reports.names import Namer, off_board, unit_names
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 
@@ -28,7 +29,7 @@ CATALOG = VariantCatalog()
 def phases(name: str) -> tuple[tuple[Position, PhaseReport | None], ...]:
     """The start, then the first movement, retreat and adjustment phases of a bot's game."""
     variant = CATALOG.get(name)
-    position = plausible_start(variant, random.Random(3)) if variant.open_membership else variant.initial_position()
+    position = plausible_start(variant, random.Random(3)) if setup_of(variant).open_membership else variant.initial_position()
     found: list[tuple[Position, PhaseReport | None]] = [(position, None)]
     seen: set[PhaseKind] = set()
     player = PlausiblePlayer(variant, random.Random(5), support_rate=0.5, convoy_rate=0.5)

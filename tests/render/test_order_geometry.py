@@ -25,6 +25,7 @@ from gm.render.room import room_of
 from gm.render.scene import DISLODGED_SIDES, Scene, build_scene, dislodged_offset, order_scene
 from gm.render.spacing import spaced_shapes
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 from tests.render.crowded import crowded
 
 CATALOG = VariantCatalog()
@@ -131,7 +132,7 @@ def _inside(path: str, mark) -> bool:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("name", CATALOG.names())
 def test_the_orders_of_a_played_game_are_each_visible(name: str) -> None:
     variant = CATALOG.get(name)
-    position = plausible_start(variant, random.Random(3)) if variant.open_membership else variant.initial_position()
+    position = plausible_start(variant, random.Random(3)) if setup_of(variant).open_membership else variant.initial_position()
     player = PlausiblePlayer(variant, random.Random(9), support_rate=0.5, convoy_rate=0.5)
     for _ in range(30):
         report = adjudicate(variant, position, player.orders(position), seed="geometry")

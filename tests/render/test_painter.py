@@ -26,6 +26,7 @@ from gm.render.raster import PALETTE, encode_png
 from gm.render.scene import build_scene
 from gm.render.svg import scene_svg
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 from tests.render.crowded import crowded
 
 CATALOG = VariantCatalog()
@@ -52,7 +53,7 @@ def assert_close(got: bytes | np.ndarray, want: bytes) -> None:
 def played(name: str, phases: int = 9, seed: int = 5):  # type: ignore[no-untyped-def]
     """A phase of a game of plausible orders, with its report (orders drawn)."""
     variant = CATALOG.get(name)
-    position = plausible_start(variant, random.Random(3)) if variant.open_membership else variant.initial_position()
+    position = plausible_start(variant, random.Random(3)) if setup_of(variant).open_membership else variant.initial_position()
     player = PlausiblePlayer(variant, random.Random(seed))
     for _ in range(phases):
         report = adjudicate(variant, position, player.orders(position), seed="painter")

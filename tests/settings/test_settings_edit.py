@@ -12,6 +12,7 @@ import pytest
 from gm.settings import edit
 from gm.settings.reader import DEADLINE_KEYS, GAME_KEYS, read_settings
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULTS = (ROOT / "templates" / "settings" / "new_game.yaml").read_text(encoding="utf-8")
@@ -23,11 +24,11 @@ def _known(name: str) -> bool:
 
 
 def _rules(variant, chosen):  # type: ignore[no-untyped-def]
-    return CATALOG.get(variant).option_problems(chosen)
+    return setup_of(CATALOG.get(variant)).option_problems(chosen)
 
 
 def _defaults(variant: str) -> str:
-    return edit.new_game(DEFAULTS, variant, "gm@club.example", CATALOG.get(variant).player_counts()[1])
+    return edit.new_game(DEFAULTS, variant, "gm@club.example", setup_of(CATALOG.get(variant)).player_counts()[1])
 
 
 def _changed_lines(before: str, after: str) -> list[str]:
@@ -44,7 +45,7 @@ def test_a_new_games_file_reads_as_every_default(variant: str) -> None:
     text = _defaults(variant)
     (settings,) = read_settings(text, "x.yaml", _known, _rules)
     (minimal,) = read_settings(f"variant: {variant}\ngm: gm@club.example\n", "x.yaml", _known, _rules)
-    assert settings == dataclasses.replace(minimal, seats=CATALOG.get(variant).player_counts()[1])
+    assert settings == dataclasses.replace(minimal, seats=setup_of(CATALOG.get(variant)).player_counts()[1])
     assert all(len(line) <= 72 for line in text.splitlines())
 
 

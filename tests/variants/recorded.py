@@ -5,7 +5,7 @@ replayed through the order parser and the engine and compared exactly.
 A variant whose players found their powers (Roman Diplomacy) starts from the position its
 founders made (``start``), and players may join during the game: ``joining`` names, before each
 phase, the empires asking to join then (empire, city); the recording keeps them with the phase
-("joining") and the replay asks for them again with ``Variant.with_joining``. A variant that rolls
+("joining") and the replay asks for them again with ``Setup.with_joining`` (gm.variants.setup). A variant that rolls
 dice is recorded with the game's seed, and every roll is compared too."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from gm.bots.plausible import PlausiblePlayer
 from gm.domain.position import Position
 from gm.orders import OrderGrammar, parse_line
 from gm.store.codec import decode_position, encode_position
+from gm.variants.setup import setup_of
 
 
 def results(report: PhaseReport) -> list[list[Any]]:
@@ -47,7 +48,7 @@ def record_game(variant: Variant, seed: int, years: int, about: str, start: Posi
     while position.phase.year <= last_year:
         joined = [[empire, city] for empire, city in joining(position)] if joining is not None else []
         for empire, city in joined:
-            position = variant.with_joining(position, empire, city)
+            position = setup_of(variant).with_joining(position, empire, city)
         submitted = bot.orders(position)
         report = adjudicate(variant, position, submitted, seed=f"recorded {seed}")
         phase: dict[str, Any] = {"phase": str(position.phase), "title": variant.title(position.phase)}
@@ -86,7 +87,7 @@ def replay(variant: Variant, recording: dict[str, Any]) -> None:
     for number, phase in enumerate(recording["phases"]):
         assert str(position.phase) == phase["phase"], f"phase {number}"
         for empire, city in phase.get("joining", []):
-            position = variant.with_joining(position, empire, city)
+            position = setup_of(variant).with_joining(position, empire, city)
         submitted = []
         for power, text in phase["orders"]:
             parsed = parse_line(text, grammar)

@@ -11,8 +11,10 @@ import pytest
 from gm.adjudicator.phaselog import PhaseLog
 from gm.interchange import adjudicate_json
 from gm.orders import OrderGrammar, parse_line
+from gm.reports.words import words_of
 from gm.store.codec import decode_position
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 EMPIRE = CATALOG.get("diplomacy-of-the-empire")
@@ -59,14 +61,14 @@ def test_seven_claimants_start_with_an_infantry_and_a_fortified_capital_and_no_t
     assert extra["treasury"] == {p: 0 for p in CLAIMANTS}
     assert extra["cities"] == {home: city(power, True, True) for power, home in EMPIRE.homes.items()}
     assert extra["control"] == {home: power for power, home in EMPIRE.homes.items()} and extra["roads"] == []
-    assert EMPIRE.player_counts() == (6, 7)
+    assert setup_of(EMPIRE).player_counts() == (6, 7)
 
 
 def test_with_six_players_macedonia_is_left_out_and_syria_gives_five() -> None:
     log = PhaseLog(None)  # no dice are drawn
-    powers = EMPIRE.powers_in_play(6, log)
+    powers = setup_of(EMPIRE).powers_in_play(6, log)
     assert "Macedonia" not in powers and len(powers) == 6
-    six = EMPIRE.opening(powers, log)
+    six = setup_of(EMPIRE).opening(powers, log)
     assert six.extra["six_players"] and "MAC" not in six.extra["cities"]
     fall = {"Mesopotamia": ["I SYR"]}
     for extra, syria in ((state(), 10), (state(six_players=True), 5)):
@@ -407,12 +409,12 @@ def test_before_a_build_phase_the_results_show_every_claimants_accounts_and_the_
     position = EMPIRE.calendar.parse(fall["next_phase"])
     board = decode_position(EMPIRE, {"phase": str(position), "units": fall["units"], "centres": {},
                                       "extra": fall["extra"]})
-    (accounts, prices) = EMPIRE.state_report(board)
+    (accounts, prices) = words_of(EMPIRE).state_report(board)
     assert accounts[0] == "Accounts for the build phase"
     assert "Hispania: 25 talents (tribute 20), upkeep 20 for 2 units, 5 to spend" in accounts[1]
     assert prices == ("Prices in talents", ["Infantry 10, Cavalry 20, Catapult 30, Fleet 20; city 30, fort 50 with a "
                                             "new city or 20 on a city; upkeep 10 a unit"])
-    assert EMPIRE.shown_adjustments(board) == []  # builds are bounded by money, shown in the accounts
+    assert words_of(EMPIRE).shown_adjustments(board) == []  # builds are bounded by money, shown in the accounts
 
 
 def test_the_reply_to_build_orders_says_what_they_cost() -> None:
@@ -421,9 +423,9 @@ def test_the_reply_to_build_orders_says_what_they_cost() -> None:
                                                     cities={"HIS": city("Hispania", True, True)})})
     grammar = OrderGrammar.for_variant(EMPIRE)
     orders = [parse_line(line, grammar).order for line in ("BUILD C HIS", "BUILD CITY Lusitania")]
-    assert EMPIRE.orders_note(board, "Hispania", orders[:1]) == [
+    assert words_of(EMPIRE).orders_note(board, "Hispania", orders[:1]) == [
         "Your builds cost 20 talents of the 35 talents you have after upkeep."]
-    assert EMPIRE.orders_note(board, "Hispania", orders) == [
+    assert words_of(EMPIRE).orders_note(board, "Hispania", orders) == [
         "Your builds cost 50 talents of the 35 talents you have after upkeep: more than you have, so every build "
         "would fail."]
 

@@ -15,9 +15,11 @@ from gm.games.lifecycle import current_seats, find_game
 from gm.games.orderbook import check_orders
 from gm.interchange import adjudicate_json, read_request
 from gm.orders import OrderGrammar, parse_line
+from gm.reports.words import words_of
 from gm.store.codec import decode_position
 from gm.variants.catalog import VariantCatalog
 from gm.variants.diplomacy_of_the_empire.orders import BuildCity, BuildFort, Pay, Raze
+from gm.variants.setup import setup_of
 from tests.commands.test_help import answer, example_orders
 from tests.mail.conftest import Post
 from tests.variants.test_diplomacy_of_the_empire import CLAIMANTS, city
@@ -113,8 +115,8 @@ def test_the_prices_and_marks_stated_are_the_ones_the_code_uses() -> None:
     assert (economy.CITY, economy.FORT_WITH_CITY, economy.FORT_ON_CITY, economy.UPKEEP, economy.CITY_TRIBUTE) == (
         30, 50, 20, 10, 5)
     assert EMPIRE.options == {"inflation_double_at": 105, "inflation_triple_at": 205}
-    assert EMPIRE.option_problems({"inflation_double_at": 100, "inflation_triple_at": 200}) == []
-    assert EMPIRE.player_counts() == (6, 7)
+    assert setup_of(EMPIRE).option_problems({"inflation_double_at": 100, "inflation_triple_at": 200}) == []
+    assert setup_of(EMPIRE).player_counts() == (6, 7)
     assert EMPIRE.draw_problem(["Italia", "Numidia", "Egyptus"]) is None
     assert EMPIRE.draw_problem(["Italia", "Numidia", "Egyptus", "Galatia"]) is not None
 
@@ -252,13 +254,13 @@ def test_the_notes_announcements_and_accounts_quoted_are_the_judges_own(world: W
                       state({"Hispania": 5}, {"HIS": city("Hispania", True, True)}, [], {"HIS": "Hispania", "LUS": "Hispania"}))
     before_builds = decode_position(EMPIRE, {"phase": fall["next_phase"], "units": fall["units"], "centres": {},
                                              "extra": fall["extra"]})
-    (_, accounts), _ = EMPIRE.state_report(before_builds)
+    (_, accounts), _ = words_of(EMPIRE).state_report(before_builds)
     account = "Hispania: 25 talents (tribute 20), upkeep 20 for 2 units, 5 to spend"
     assert account in accounts and account in shown
     builds = decode_position(EMPIRE, {"phase": "W-43A", "units": {"Hispania": ["I LUS"]}, "centres": {},
                                       "extra": state({"Hispania": 45}, {"HIS": city("Hispania", True, True)}, [],
                                                      {"HIS": "Hispania", "LUS": "Hispania"})})
-    (reply,) = EMPIRE.orders_note(builds, "Hispania", [parse_line("BUILD C HIS", GRAMMAR).order])
+    (reply,) = words_of(EMPIRE).orders_note(builds, "Hispania", [parse_line("BUILD C HIS", GRAMMAR).order])
     assert reply == "Your builds cost 20 talents of the 35 talents you have after upkeep." and reply in shown
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from gm.adjudicator.refusals import refusals_of
 from gm.domain.position import Position
 from gm.games.lifecycle import find_game
 from gm.games.orderbook import check_orders
@@ -210,7 +211,7 @@ def test_a_home_lost_or_a_capital_razed_says_why_nothing_is_built() -> None:
                                     control={"HIS": "Italia", "NAR": "Hispania"}))
     assert refusal(lost, "Hispania", "BUILD I Narbonensis") == (  # nowhere to build, and why
         "Hispania does not hold its home, Hispania: it builds no units until it takes it back")
-    assert EMPIRE.build_site_refusal(lost, "Hispania", "NAR") == (
+    assert refusals_of(EMPIRE).build_site_refusal(lost, "Hispania", "NAR") == (
         "Hispania does not hold its home, Hispania: it builds no units until it takes it back")
     razed = state(treasury={"Hispania": 40}, cities={"NAR": city("Hispania")}, roads=[], control={"NAR": "Hispania"})
     del razed["cities"]["HIS"]

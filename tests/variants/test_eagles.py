@@ -14,6 +14,7 @@ from gm.adjudicator.dice import derive
 from gm.adjudicator.phaselog import PhaseLog
 from gm.interchange import adjudicate_json
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 EAGLES = CATALOG.get("eagles")
@@ -43,7 +44,7 @@ def outcome(result: dict[str, Any], power: str, order: str) -> dict[str, Any]:
 # -- 1. setup --------------------------------------------------------------------------------------
 
 def test_two_to_twelve_players_and_the_first_move_is_spring_118() -> None:
-    assert EAGLES.player_counts() == (2, 12)
+    assert setup_of(EAGLES).player_counts() == (2, 12)
     start = EAGLES.initial_position()
     assert str(start.phase) == "S118M" and EAGLES.title(start.phase) == "Spring A.D. 118 movement"
     assert EAGLES.rolls_dice
@@ -51,9 +52,9 @@ def test_two_to_twelve_players_and_the_first_move_is_spring_118() -> None:
 
 def test_generals_are_drawn_with_the_games_dice_then_two_allied_centres_each() -> None:
     log = PhaseLog("game seed")
-    powers = EAGLES.powers_in_play(4, log)
+    powers = setup_of(EAGLES).powers_in_play(4, log)
     assert [r.sides for r in log.rolls] == [12, 11, 10, 9] and len(set(powers)) == 4
-    start = EAGLES.opening(powers, log)
+    start = setup_of(EAGLES).opening(powers, log)
     assert [r.sides for r in log.rolls[4:]] == [20, 19, 18, 17, 16, 15, 14, 13]
     originals = start.extra["original_centres"]
     assert sorted(originals) == sorted(powers)
@@ -65,16 +66,16 @@ def test_generals_are_drawn_with_the_games_dice_then_two_allied_centres_each() -
         assert sorted(c for c, p in start.centres.items() if p == power) == sorted(centres)
     assert all(r.effect for r in log.rolls)
     again = PhaseLog("game seed")
-    assert EAGLES.opening(EAGLES.powers_in_play(4, again), again) == start
+    assert setup_of(EAGLES).opening(setup_of(EAGLES).powers_in_play(4, again), again) == start
 
 
 def test_a_player_who_asked_for_fleets_starts_with_a_fleet_in_each_coastal_original_centre() -> None:
-    assert [EAGLES.start_request(t) for t in ("fleets", "Fleet", "with fleets in my coastal centres", "a fleet instead")] \
+    assert [setup_of(EAGLES).start_request(t) for t in ("fleets", "Fleet", "with fleets in my coastal centres", "a fleet instead")] \
         == ["fleets"] * 4
-    assert [EAGLES.start_request(t) for t in ("armies", "Lutetia", "fleets and armies", "")] == [None] * 4
+    assert [setup_of(EAGLES).start_request(t) for t in ("armies", "Lutetia", "fleets and armies", "")] == [None] * 4
     log = PhaseLog("fleets")
-    powers = EAGLES.powers_in_play(6, log)
-    start = EAGLES.opening(powers, log, {power: "fleets" for power in powers[:3]})
+    powers = setup_of(EAGLES).powers_in_play(6, log)
+    start = setup_of(EAGLES).opening(powers, log, {power: "fleets" for power in powers[:3]})
     originals = start.extra["original_centres"]
     coastal = {p.id for p in EAGLES.map.provinces.values() if p.holds_fleets}
     for number, power in enumerate(powers):
@@ -82,13 +83,13 @@ def test_a_player_who_asked_for_fleets_starts_with_a_fleet_in_each_coastal_origi
         assert sorted(str(u) for u in start.units if u.power == power) == expected
     assert any(u.type.letter == "F" for u in start.units)
     again = PhaseLog("fleets")
-    assert EAGLES.opening(EAGLES.powers_in_play(6, again), again).extra == start.extra  # the same draw either way
+    assert setup_of(EAGLES).opening(setup_of(EAGLES).powers_in_play(6, again), again).extra == start.extra  # the same draw either way
 
 
 def test_the_extra_allied_centres_join_the_draw_only_with_more_than_ten_players() -> None:
     for count, sides, neutral in ((10, 20, 36 - 30 - 1), (11, 24, 40 - 33 - 1)):
         log = PhaseLog("many")
-        start = EAGLES.opening(EAGLES.powers_in_play(count, log), log)
+        start = setup_of(EAGLES).opening(setup_of(EAGLES).powers_in_play(count, log), log)
         assert log.rolls[count].sides == sides
         assert len([u for u in start.units if u.power == "Neutral"]) == neutral
 
@@ -449,7 +450,7 @@ def test_victory_is_a_majority_of_the_centres_in_play() -> None:
 def test_the_same_seed_always_gives_the_same_game(seed: str, players: int) -> None:
     def play() -> list[Any]:
         log = PhaseLog(seed)
-        start = EAGLES.opening(EAGLES.powers_in_play(players, log), log)
+        start = setup_of(EAGLES).opening(setup_of(EAGLES).powers_in_play(players, log), log)
         units = {"Alexandria": ["F MIN", "F MIN"], "Carthago Nova": ["F MIN", "F SIC"], "Lutetia": ["A BAT"]}
         orders = {"Alexandria": ["F MIN attacks F MIN (Carthago Nova)"] * 2,
                   "Carthago Nova": ["F MIN attacks F MIN (Alexandria)", "F SIC - MIN"], "Lutetia": ["A BAT - GER"]}

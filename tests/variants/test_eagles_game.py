@@ -34,6 +34,7 @@ from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import VariantCatalog
 from gm.variants.eagles.rules import NEUTRAL, Eagles
 from gm.variants.eagles.state import EaglesState
+from gm.variants.setup import setup_of
 from tests.variants.recorded import assert_orders_read_back, load, record_first_seed, record_game, replay
 
 RECORDING = Path(__file__).with_name("eagles_game.json")
@@ -67,8 +68,8 @@ def recording() -> dict[str, Any]:
 def opening(variant: Eagles, seed: int) -> Position:
     """The start as the game's lifecycle draws it, with the game's dice."""
     log = PhaseLog(f"recorded {seed}")
-    powers = variant.powers_in_play(PLAYERS, log)
-    return variant.opening(powers, log, {power: "fleets" for power in powers[:ASKING_FOR_FLEETS]})
+    powers = setup_of(variant).powers_in_play(PLAYERS, log)
+    return setup_of(variant).opening(powers, log, {power: "fleets" for power in powers[:ASKING_FOR_FLEETS]})
 
 
 def record(variant: Eagles, seed: int) -> dict[str, Any]:

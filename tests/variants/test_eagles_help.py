@@ -18,6 +18,7 @@ from gm.games.orderbook import check_orders
 from gm.interchange import adjudicate_json, read_request
 from gm.orders import OrderGrammar, parse_line
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 from tests.commands.test_help import answer, example_orders
 from tests.mail.conftest import Post
 from tests.store.conftest import World, database_url, world  # noqa: F401  (fixtures)
@@ -83,7 +84,7 @@ def test_the_rules_of_eagles_as_this_judge_reads_them(world: World) -> None:  # 
 def test_the_victory_stated_is_the_one_the_code_computes() -> None:
     for players, stated in ((2, 19), (10, 19), (11, 21), (12, 21)):
         log = PhaseLog("help")
-        start = EAGLES.opening(EAGLES.powers_in_play(players, log), log)
+        start = setup_of(EAGLES).opening(setup_of(EAGLES).powers_in_play(players, log), log)
         assert EAGLES.victory_threshold(start) == stated
 
 

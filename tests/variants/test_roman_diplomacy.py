@@ -11,6 +11,7 @@ from gm.domain.units import Unit
 from gm.interchange import InterchangeError, adjudicate_json, read_request
 from gm.store.codec import encode_position
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 RD = CATALOG.get("roman-diplomacy-i")
@@ -90,16 +91,16 @@ def test_an_empire_asked_for_through_the_interchange_must_choose_an_imperial_cit
 
 def test_a_player_names_a_neutral_mediterranean_or_black_sea_centre() -> None:
     start = RD.initial_position()
-    assert RD.joining_request("Rome as Latium", start) == ("Latium", "ROM")
-    assert RD.joining_request("Constantinople Byzantine Empire", start) == ("Byzantine Empire", "CON")
-    assert RD.joining_request("Naples", start) == ("Empire of Naples", "NAP")
+    assert setup_of(RD).joining_request("Rome as Latium", start) == ("Latium", "ROM")
+    assert setup_of(RD).joining_request("Constantinople Byzantine Empire", start) == ("Byzantine Empire", "CON")
+    assert setup_of(RD).joining_request("Naples", start) == ("Empire of Naples", "NAP")
     with pytest.raises(ValueError, match="Portugal is no Imperial City site"):
-        RD.joining_request("Portugal", start)
-    waiting = RD.with_joining(start, "Latium", "ROM")
+        setup_of(RD).joining_request("Portugal", start)
+    waiting = setup_of(RD).with_joining(start, "Latium", "ROM")
     with pytest.raises(ValueError, match="Rome is no longer neutral or already asked for"):
-        RD.joining_request("Rome as Romans", waiting)  # first come, first served
+        setup_of(RD).joining_request("Rome as Romans", waiting)  # first come, first served
     with pytest.raises(ValueError, match="the name 'Latium' is taken"):
-        RD.joining_request("Naples as Latium", waiting)
+        setup_of(RD).joining_request("Naples as Latium", waiting)
 
 
 # -- Imperial Cities and garrisons (3) -------------------------------------------------------------

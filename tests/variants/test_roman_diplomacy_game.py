@@ -36,6 +36,7 @@ from gm.orders import OrderGrammar, parse_line
 from gm.store.codec import decode_position, encode_position
 from gm.variants.catalog import VariantCatalog
 from gm.variants.roman_diplomacy.state import RomanState
+from gm.variants.setup import setup_of
 from tests.variants.recorded import assert_orders_read_back, load, record_first_seed, record_game, replay
 
 RECORDING = Path(__file__).with_name("roman_diplomacy_game.json")
@@ -73,8 +74,8 @@ def opening(variant: Variant, seed: int) -> Position:
     """The start as the game's lifecycle makes it: the founders' choices, then their admission."""
     position = variant.initial_position()
     for empire, city in FOUNDERS:
-        position = variant.with_joining(position, empire, city)
-    return variant.admit_joining(position, PhaseLog(f"recorded {seed}"))
+        position = setup_of(variant).with_joining(position, empire, city)
+    return setup_of(variant).admit_joining(position, PhaseLog(f"recorded {seed}"))
 
 
 def joining(variant: Variant) -> Any:
@@ -83,7 +84,7 @@ def joining(variant: Variant) -> Any:
         if wanted is None:
             return []
         empire, cities = wanted
-        free = {variant.map.provinces[c].name for c in cities} & set(variant.joining_choices(position))
+        free = {variant.map.provinces[c].name for c in cities} & set(setup_of(variant).joining_choices(position))
         city = next((c for c in cities if variant.map.provinces[c].name in free), None)
         return [(empire, city)] if city else []
     return asking

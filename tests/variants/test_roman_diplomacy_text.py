@@ -10,6 +10,7 @@ import pytest
 
 from gm.interchange import adjudicate_json
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 RD = CATALOG.get("roman-diplomacy-i")
@@ -183,10 +184,10 @@ def test_board_i_has_no_kiel_canal() -> None:
 def test_board_ii_starting_centres_are_on_the_mediterranean_or_the_black_sea() -> None:
     """Board II "The starting supply centers must be on the coasts of the Mediterranean or Black Sea"."""
     start = RD2.initial_position()
-    assert RD2.joining_request("Rome as Latium", start) == ("Latium", "ROM")
+    assert setup_of(RD2).joining_request("Rome as Latium", start) == ("Latium", "ROM")
     for inland_or_atlantic in ("Lusitania", "Memphis", "Damascus"):
         with pytest.raises(ValueError, match="is no Imperial City site"):
-            RD2.joining_request(inland_or_atlantic, start)
+            setup_of(RD2).joining_request(inland_or_atlantic, start)
 
 
 def test_board_ii_every_province_is_passable_and_the_passage_links_are_crossed_directly() -> None:

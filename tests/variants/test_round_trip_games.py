@@ -22,6 +22,7 @@ from gm.domain.position import Position
 from gm.interchange import adjudicate_json, read_request
 from gm.store.codec import encode_position
 from gm.variants.catalog import VariantCatalog
+from gm.variants.setup import setup_of
 
 CATALOG = VariantCatalog()
 VARIANTS = ("standard", "classical", "rise-of-rome-ii", "eagles", "roman-diplomacy-i", "roman-diplomacy-ii",
@@ -39,8 +40,8 @@ FOUNDERS = {  # Roman Diplomacy: the empires that found the game (as gm.games.li
 def start(variant: Variant, seed: int) -> Position:
     position = variant.initial_position()
     for empire, city in FOUNDERS.get(variant.name, ()):
-        position = variant.with_joining(position, empire, city)
-    return variant.admit_joining(position, PhaseLog(f"round trip {seed}")) if variant.name in FOUNDERS else position
+        position = setup_of(variant).with_joining(position, empire, city)
+    return setup_of(variant).admit_joining(position, PhaseLog(f"round trip {seed}")) if variant.name in FOUNDERS else position
 
 
 def by_power(units: Any) -> dict[str, list[str]]:

@@ -1,5 +1,5 @@
-"""Diplomacy of the Empire's own layers on the board picture (``gm.render.layers.DrawsMapLayers``),
-drawn from its state (``EmpireState``): the rules module's ``map_layers`` calls ``map_layers`` here.
+"""Diplomacy of the Empire's own layers on the board picture (its part ``map_layers``, as
+``gm.render.layers.MAP_LAYERS`` draws them), drawn from its state (``EmpireState``).
 
 - each territory a claimant controls: filled with its colour, as an owned centre is elsewhere;
 - each city: a mark in its owner's colour, a dot, or a walled square for a fortified city;

@@ -1,5 +1,5 @@
 """Plausible orders of Diplomacy of the Empire's own kinds, for the bot that plays demos,
-benchmarks and recorded games (gm.bots.plausible's ``OwnOrders``): now and then a cavalry or a
+benchmarks and recorded games (gm.bots.plausible's ``PLAUSIBLE_ORDERS``): now and then a cavalry or a
 fleet adds a second move, a unit in a city travels along roads, a claimant pays another; in the
 build phase a claimant spends no more than it has (cities and forts too) and waives otherwise."""
 

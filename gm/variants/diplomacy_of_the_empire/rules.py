@@ -48,7 +48,7 @@ from gm.domain.phases import Calendar, Era, PhaseKind, Season
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import FLEET, Unit
 from gm.maps.model import GameMap
-from gm.variants.diplomacy_of_the_empire import economy, treasury, words, works
+from gm.variants.diplomacy_of_the_empire import economy, treasury, works
 from gm.variants.diplomacy_of_the_empire.orders import (
     CATAPULT,
     CAVALRY,
@@ -90,26 +90,16 @@ class DiplomacyOfTheEmpire(Variant):
 
     # -- vocabulary ----------------------------------------------------------------------
 
-    def player_counts(self) -> tuple[int, int]:
-        return len(self.map.powers) - len(self.left_out_of_six), len(self.map.powers)
-
     def name_of(self, province: str) -> str:
         return self.map.provinces[province].name
 
     # -- the start (rule 1) ------------------------------------------------------------------
 
-    def powers_in_play(self, count: int, log: PhaseLog) -> list[str]:
-        if count < len(self.map.powers):
-            return [p for p in self.map.powers if p not in self.left_out_of_six]
-        return list(self.map.powers)
-
-    def opening(self, powers: Sequence[str], log: PhaseLog, requests: Mapping[str, str] | None = None) -> Position:
-        return self._start(tuple(powers))
-
     def initial_position(self) -> Position:
-        return self._start(tuple(self.map.powers))
+        return self.start_of(tuple(self.map.powers))
 
-    def _start(self, powers: tuple[str, ...]) -> Position:
+    def start_of(self, powers: tuple[str, ...]) -> Position:
+        """1: the start of a game of these powers (six: no Macedonia, Syria worth 5)."""
         units = [Unit(p, INFANTRY, Location(self.homes[p])) for p in powers]
         state = EmpireState(
             treasury={p: 0 for p in powers},
@@ -247,26 +237,11 @@ class DiplomacyOfTheEmpire(Variant):
     def build_sites(self, position: Position, power: str) -> frozenset[str]:
         return works.build_sites(self, position, power)
 
-    def build_site_refusal(self, position: Position, power: str, province: str) -> str:
-        return works.build_site_refusal(self, position, power, province)
-
     def kept_by_choice(self, unit: Unit) -> bool:
         return True  # 2: any unit may be disbanded in a build phase
 
-    def builds_refusal(self, position: Position, power: str, count: int) -> str:
-        return works.builds_refusal(self, position, power, count)
-
     def adjustments(self, position: Position) -> list[Adjustment]:
         return works.adjustments(self, position)
-
-    def shown_adjustments(self, position: Position) -> list[Adjustment]:
-        return words.shown_adjustments(self, position)
-
-    def state_report(self, position: Position) -> list[tuple[str, list[str]]]:
-        return words.state_report(self, position)
-
-    def orders_note(self, position: Position, power: str, orders: Sequence[Order]) -> list[str]:
-        return words.orders_note(self, position, power, orders)
 
     def orders_owed(self, adjustment: Adjustment) -> int:
         """A removal for every unit it cannot pay; one order (a build, or WAIVE to save its

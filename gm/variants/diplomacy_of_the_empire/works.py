@@ -179,7 +179,7 @@ def builds_refusal(variant: DiplomacyOfTheEmpire, position: Position, power: str
         return (f"{power} has {talents(max(left, 0))} after upkeep, less than an infantry costs "
                 f"({talents(price)}): it builds nothing")
     if home_lost(variant, state, power):
-        return variant.build_site_refusal(position, power, variant.homes[power])
+        return build_site_refusal(variant, position, power, variant.homes[power])
     return f"{power} has no vacant city joined by roads to its capital to build in"
 
 

@@ -1,6 +1,7 @@
 """Eagles' parts beyond its rules (gm.adjudicator.parts), each made from the variant by the
 catalog (gm.variants.catalog): its orders' words and forms, the bot's orders of its own kinds,
-and its layer on the board picture (barbarian land)."""
+its layer on the board picture (barbarian land), and its set-up (the generals drawn, the allied
+centres dealt: ``setup``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from gm.orders.forms import OrderForm
 from gm.orders.grammar import GrammarExtension
 from gm.variants.eagles import forms, orders, play
 from gm.variants.eagles.rules import Eagles
+from gm.variants.eagles.setup import EaglesSetup
 
 
 def order_grammar(variant: Eagles) -> GrammarExtension:
@@ -37,3 +39,7 @@ def map_layers(variant: Eagles) -> Callable[[Position, Any], None]:
             pen.tint(province, "barbarian land", pattern="hatch", colour="#8b5a2b")
 
     return draw
+
+
+def setup(variant: Eagles) -> EaglesSetup:
+    return EaglesSetup(variant)

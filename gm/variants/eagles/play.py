@@ -1,5 +1,5 @@
 """Plausible orders of Eagles' own kind, for the bot that plays demos, benchmarks and recorded
-games (gm.bots.plausible's ``OwnOrders``): now and then a fleet sails into a neighbouring sea
+games (gm.bots.plausible's ``PLAUSIBLE_ORDERS``): now and then a fleet sails into a neighbouring sea
 where another power's fleets are, and a fleet at sea that was to hold attacks another power's
 fleets in its sea."""
 

@@ -70,15 +70,12 @@ class Eagles(Variant):
         self.undefended = frozenset(rules["no_defending_army"])
         self.removed_first: tuple[str, ...] = tuple(rules["removed_first"])
         fewest, most = rules["players"]["min"], rules["players"]["max"]
-        self._players = (int(fewest), int(most))
+        self.players = (int(fewest), int(most))
         self.seas = frozenset(p.id for p in provinces if p.terrain is Terrain.SEA)
         self.barbarian = frozenset(p.id for p in provinces if p.extra.get("barbarian"))
         self.desert = frozenset(p.id for p in provinces if p.extra.get("desert"))
 
     # -- vocabulary ----------------------------------------------------------------------
-
-    def player_counts(self) -> tuple[int, int]:
-        return self._players
 
     def name_of(self, province: str) -> str:
         return self.map.provinces[province].name
@@ -90,15 +87,6 @@ class Eagles(Variant):
         (with fewer they are not supply centres at all: nobody owns them, no army defends them)."""
         centres = self.map.supply_centres
         return frozenset(centres if players >= self.extra_from else centres - set(self.extra_allied))
-
-    def powers_in_play(self, count: int, log: PhaseLog) -> list[str]:
-        return setup.generals(self, count, log)
-
-    def start_request(self, text: str) -> str | None:
-        return setup.start_request(text)
-
-    def opening(self, powers: Sequence[str], log: PhaseLog, requests: Mapping[str, str] | None = None) -> Position:
-        return setup.opening(self, powers, log, requests)
 
     def initial_position(self) -> Position:
         return setup.sample_start(self)

@@ -13,6 +13,7 @@ from gm.domain.geography import Location
 from gm.domain.position import Position, sorted_units
 from gm.domain.units import ARMY, FLEET, Unit
 from gm.variants.eagles.state import EaglesState
+from gm.variants.setup import Setup
 
 if TYPE_CHECKING:
     from gm.variants.eagles.rules import Eagles
@@ -73,3 +74,23 @@ def sample_start(variant: Eagles) -> Position:
     """A start of six players, drawn with a published seed (where no game draws its own)."""
     log = PhaseLog(SAMPLE_SEED)
     return opening(variant, generals(variant, SAMPLE_PLAYERS, log), log)
+
+
+class EaglesSetup(Setup):
+    """1, 2: the generals drawn, the allied centres dealt, fleets for a player who asked."""
+
+    def __init__(self, variant: Eagles):
+        super().__init__(variant)
+        self.eagles = variant
+
+    def player_counts(self) -> tuple[int, int]:
+        return self.eagles.players
+
+    def powers_in_play(self, count: int, log: PhaseLog) -> list[str]:
+        return generals(self.eagles, count, log)
+
+    def start_request(self, text: str) -> str | None:
+        return start_request(text)
+
+    def opening(self, powers: Sequence[str], log: PhaseLog, requests: Mapping[str, str] | None = None) -> Position:
+        return opening(self.eagles, powers, log, requests)

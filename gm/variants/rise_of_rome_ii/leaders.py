@@ -43,7 +43,7 @@ def units_off_board(position: Position) -> list[Unit]:
     return [Unit(power, LEADER, Location(home)) for power, home in sorted(RomeState.of(position).unplaced.items())]
 
 def unit_name(variant: RiseOfRome, unit: Unit) -> str | None:
-    """A leader's name, for every text that names units (gm.reports.names.NamesUnits)."""
+    """A leader's name, for every text that names units (gm.reports.names.UNIT_NAMES)."""
     return variant.leaders.get(unit.power) if unit.type is LEADER else None
 
 

@@ -1,12 +1,13 @@
 """Rise of Rome II's parts beyond its rules (gm.adjudicator.parts), each made from the variant
 by the catalog (gm.variants.catalog): its orders' words and forms, its leaders' names and those
 waiting to come onto the board, the bot's orders of its own kinds, and its layers on the board
-picture (build areas, sacked centres, rebellions)."""
+picture (build areas, sacked centres, rebellions), and its set-up (a game's choice of when
+rebellion comes)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -18,8 +19,9 @@ from gm.orders.forms import OrderForm
 from gm.orders.grammar import GrammarExtension
 from gm.variants.rise_of_rome_ii import forms, leaders, orders, play
 from gm.variants.rise_of_rome_ii.rules import RiseOfRome
-from gm.variants.rise_of_rome_ii.state import RomeState
+from gm.variants.rise_of_rome_ii.state import REBELLION_AFTER, RomeState
 from gm.variants.rise_of_rome_ii.units import LEADER
+from gm.variants.setup import Setup
 
 
 def order_grammar(variant: RiseOfRome) -> GrammarExtension:
@@ -70,3 +72,15 @@ def map_layers(variant: RiseOfRome) -> Callable[[Position, Any], None]:
                        power=barbarians)
 
     return draw
+
+
+def setup(variant: RiseOfRome) -> RomeSetup:
+    return RomeSetup(variant)
+
+
+class RomeSetup(Setup):
+    def option_problems(self, chosen: Mapping[str, object]) -> list[tuple[str, str]]:
+        problems = super().option_problems(chosen)
+        if not problems and chosen.get("rebellion_after", REBELLION_AFTER) not in (1, 2):
+            problems.append(("rebellion_after", "rebellion_after is 2 (two empty Autumns in a row) or 1 (one)"))
+        return problems

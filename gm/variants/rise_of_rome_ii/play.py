@@ -1,5 +1,5 @@
 """Plausible orders of Rise of Rome II's own kinds, for the bot that plays demos, benchmarks and
-recorded games (gm.bots.plausible's ``OwnOrders``): leaders placed with the first Spring orders,
+recorded games (gm.bots.plausible's ``PLAUSIBLE_ORDERS``): leaders placed with the first Spring orders,
 leaders leading the unit beside them, a sack now and then."""
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ tests in docs/rules/rise-of-rome-ii.md. Each rule, and where it lives:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gm.adjudicator.effects import Effects
@@ -81,12 +81,6 @@ class RiseOfRome(Variant):
         self.bridges = tuple(Bridge(tuple(b["between"]), b["crosses"]) for b in rules["land_bridges"])  # type: ignore[arg-type]
         self.build_areas = frozenset(p.id for p in game_map.provinces.values() if p.extra.get("barbarian_build_area"))
         self.options = {"rebellion_after": REBELLION_AFTER}  # 1: the strict reading of 5.1
-
-    def option_problems(self, chosen: Mapping[str, object]) -> list[tuple[str, str]]:
-        problems = super().option_problems(chosen)
-        if not problems and chosen.get("rebellion_after", REBELLION_AFTER) not in (1, 2):
-            problems.append(("rebellion_after", "rebellion_after is 2 (two empty Autumns in a row) or 1 (one)"))
-        return problems
 
     # -- vocabulary: leaders by name, sacks, leads, placements ----------------------------
 

@@ -12,6 +12,7 @@ from gm.domain.units import Unit
 from gm.maps.model import normalise_name
 from gm.variants.roman_diplomacy.state import RomanState
 from gm.variants.roman_diplomacy.units import GARRISON, NEUTRAL
+from gm.variants.setup import Setup
 
 if TYPE_CHECKING:
     from gm.variants.roman_diplomacy.rules import RomanDiplomacy
@@ -106,3 +107,29 @@ def renamed_state(board: Position, state: RomanState, old: str, new: str) -> Pos
         missed={name(e): counts for e, counts in state.missed.items()},
         special={c: name(e) for c, e in state.special.items()},
     ).extra(board))
+
+
+class RomanSetup(Setup):
+    """2: any number of players, each founding an empire by joining, during the game too."""
+
+    def __init__(self, variant: RomanDiplomacy):
+        super().__init__(variant)
+        self.roman = variant
+
+    def player_counts(self) -> tuple[int, int]:
+        return 1, 99  # 2: any number of players
+
+    def joining_request(self, text: str, position: Position) -> tuple[str, str]:
+        return request(self.roman, text, position)
+
+    def joining_choices(self, position: Position) -> list[str]:
+        return choices(self.roman, position)
+
+    def with_joining(self, position: Position, power: str, choice: str) -> Position:
+        return waiting(self.roman, position, power, choice)
+
+    def admit_joining(self, position: Position, log: PhaseLog) -> Position:
+        return admit(self.roman, position, log)
+
+    def renamed(self, position: Position, old: str, new: str) -> Position:
+        return renamed_state(super().renamed(position, old, new), RomanState.of(position), old, new)

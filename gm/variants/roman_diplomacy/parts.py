@@ -1,6 +1,7 @@
 """Roman Diplomacy's parts beyond its rules (gm.adjudicator.parts), each made from the variant
 by the catalog (gm.variants.catalog): its orders' words and forms, the bot's orders of its own
-kinds, and its layers on the board picture (barbarian land, the Imperial Cities)."""
+kinds, its layers on the board picture (barbarian land, the Imperial Cities), and its set-up:
+empires founded by joining (``joining``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from gm.domain.position import Position
 from gm.orders.forms import OrderForm
 from gm.orders.grammar import GrammarExtension
 from gm.variants.roman_diplomacy import forms, orders, play
+from gm.variants.roman_diplomacy.joining import RomanSetup
 from gm.variants.roman_diplomacy.rules import RomanDiplomacy
 from gm.variants.roman_diplomacy.state import RomanState
 
@@ -41,3 +43,7 @@ def _map_layers(position: Position, pen: Any) -> None:
     for empire, city in sorted(state.empires.items()):
         if position.centres.get(city) == empire:
             pen.marker(city, "castle", "Imperial City", power=empire)
+
+
+def setup(variant: RomanDiplomacy) -> RomanSetup:
+    return RomanSetup(variant)

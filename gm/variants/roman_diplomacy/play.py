@@ -1,5 +1,5 @@
 """Plausible orders of Roman Diplomacy's own kinds, for the bot that plays demos, benchmarks and
-recorded games (gm.bots.plausible's ``OwnOrders``): now and then a fleet takes two steps and
+recorded games (gm.bots.plausible's ``PLAUSIBLE_ORDERS``): now and then a fleet takes two steps and
 another fleet of its empire stands, an empire asks another to federate (and the one asked often
 agrees), and an empire builds in its Imperial City before it raises barbarian armies."""
 

@@ -83,9 +83,6 @@ class RomanDiplomacy(Variant):
         """Empires are named as players join: any name is an empire's."""
         return super().power_named(name) or (name.strip() or None)
 
-    def player_counts(self) -> tuple[int, int]:
-        return 1, 99  # 2: any number of players
-
     # -- the start (1) and joining (2) -----------------------------------------------------
 
     def initial_position(self) -> Position:
@@ -95,21 +92,6 @@ class RomanDiplomacy(Variant):
         barbarians = frozenset(p for p in self.land if p not in self.map.supply_centres)
         start = Position(phase, sorted_units(garrisons), {})
         return start.replace(extra=RomanState(barbarians=barbarians).extra(start))
-
-    def joining_request(self, text: str, position: Position) -> tuple[str, str]:
-        return joining.request(self, text, position)
-
-    def joining_choices(self, position: Position) -> list[str]:
-        return joining.choices(self, position)
-
-    def with_joining(self, position: Position, power: str, choice: str) -> Position:
-        return joining.waiting(self, position, power, choice)
-
-    def admit_joining(self, position: Position, log: PhaseLog) -> Position:
-        return joining.admit(self, position, log)
-
-    def renamed(self, position: Position, old: str, new: str) -> Position:
-        return joining.renamed_state(super().renamed(position, old, new), RomanState.of(position), old, new)
 
     def in_play(self, position: Position) -> set[str]:
         """The empires founded and not fallen into civil disorder (whose units may still stand),
