@@ -31,6 +31,7 @@ COMPILED = [
     "gm/adjudicator/convoys.py",
     "gm/adjudicator/adjustments.py",  # builds and removals (gm adjudicate: 0.111 to 0.097 ms an adjustment phase)
     "gm/adjudicator/variant.py",  # the standard rules every variant starts from
+    "gm/adjudicator/supply.py",  # what the builds and the look for a winner count, once a position
     "gm/domain/outcomes.py",  # the results the adjudicator makes, one per order
     "gm/domain/phases.py",  # phases and the calendar: every phase makes the next
     "gm/domain/position.py",  # positions: every phase makes several

@@ -10,7 +10,7 @@ from gm.adjudicator.claims import LaterSupport, blocked_paths, later_supports
 from gm.adjudicator.conditions import Conditions
 from gm.adjudicator.nodes import CONVOY, HOLD, MOVE, SUPPORT, Node
 from gm.adjudicator.rulings import MovementOutcome, Ruling, refusal
-from gm.adjudicator.variant import units_by_province
+from gm.adjudicator.supply import units_by_province
 from gm.domain.geography import Location
 from gm.domain.orders import Waive
 from gm.domain.outcomes import Note, OrderResult, Reason, SupportLeft

@@ -12,13 +12,15 @@ bounce each other.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from gm.adjudicator.rulings import Ruling
+from gm.adjudicator.supply import units_by_province
 from gm.adjudicator.variant import Variant
 from gm.domain.orders import Retreat, SecondMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason
-from gm.domain.position import Position
+from gm.domain.position import Dislodgement, Position
 from gm.domain.units import Unit
 
 
@@ -120,3 +122,19 @@ def _second_moves(position: Position, open_moves: set[int],
 
 def _may_share(variant: Variant, units: list[Unit], sides: Mapping[str, str] | None) -> bool:
     return variant.stacks and variant.stack_problem(units, sides) is None
+
+
+def retreats_left(variant: Variant, dislodged: Sequence[Dislodgement], units: Sequence[Unit],
+                  sides: Mapping[str, str] | None = None,
+                  closed: AbstractSet[str] = frozenset()) -> tuple[Dislodgement, ...]:
+    """The dislodged units with their retreats judged again on a board that changed after they
+    were listed (units that moved on, garrisons raised, units repelled): a retreat stays open
+    where the unit may stand with what stands there now (``Variant.may_stand_with``) and the
+    province is not in ``closed`` (left empty by a standoff)."""
+    standing = units_by_province(units)
+    left = []
+    for entry in dislodged:
+        retreats = tuple([loc for loc in entry.retreats if loc.province not in closed
+                          and variant.may_stand_with(entry.unit.moved_to(loc), standing.get(loc.province, ()), sides)])
+        left.append(entry if retreats == entry.retreats else Dislodgement(entry.unit, entry.attacker_from, retreats))
+    return tuple(left)

@@ -23,8 +23,10 @@ from collections.abc import Mapping, Sequence
 from gm.adjudicator.effects import Effects
 from gm.adjudicator.movement import resolve_round
 from gm.adjudicator.results import Resolution
+from gm.adjudicator.retreats import retreats_left
 from gm.adjudicator.rulings import MovementOutcome, Ruling
-from gm.adjudicator.variant import Variant, units_by_province
+from gm.adjudicator.supply import units_by_province
+from gm.adjudicator.variant import Variant
 from gm.domain.geography import Location
 from gm.domain.orders import Move, MoveAlongPath, MoveInRounds, MoveThen, Order, SupportHold, SupportMove, UnitRef
 from gm.domain.outcomes import OrderResult, Reason, SupportedInto
@@ -188,7 +190,7 @@ class _Rounds:
             going = self._round(going)
         units = tuple(Unit(u.power, u.type, where) for u, where in zip(self.position.units, self.where)
                       if where is not None)
-        dislodged = self.variant.retreats_left(self.dislodged, units, self.sides(), self.contested) \
+        dislodged = retreats_left(self.variant, self.dislodged, units, self.sides(), self.contested) \
             if self.dislodged else ()
         source = self.position.units
         moved = {slot: where for slot, where in enumerate(self.where) if where is not None and where != source[slot].location}

@@ -12,7 +12,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from types import MappingProxyType
 
 from mypy_extensions import mypyc_attr
 
@@ -20,11 +19,12 @@ from gm.adjudicator.effects import Effects
 from gm.adjudicator.parts import Parts
 from gm.adjudicator.phaselog import PhaseLog
 from gm.adjudicator.rulings import Illegal, MoveChecks, MovementOutcome, Ruling
+from gm.adjudicator.supply import SupplyCounts
 from gm.domain.geography import Location, Terrain
 from gm.domain.orders import Order
 from gm.domain.outcomes import OrderResult
 from gm.domain.phases import Calendar, Phase, PhaseKind
-from gm.domain.position import Dislodgement, Position, sorted_units
+from gm.domain.position import Position, sorted_units
 from gm.domain.units import STANDARD_UNIT_TYPES, Mobility, Unit, UnitType
 from gm.maps.model import GameMap
 
@@ -68,22 +68,13 @@ class Variant:
         self.calendar = calendar
         self.first_year = first_year
         self.unit_types = unit_types
-        # What other layers use of the variant beyond its rules, as the catalog declares it
-        # (gm.adjudicator.parts; standard play declares none).
+        # What other layers use beyond its rules, as the catalog declares it (gm.adjudicator.parts).
         self.parts = Parts()
         # What the standard rules build anywhere they build (every build asks).
         self._armies_and_fleets = tuple([t for t in unit_types if t.mobility is Mobility.LAND or t.mobility is Mobility.SEA])
         # Answers that depend on the map only, kept because every phase asks them again.
         self._destinations: dict[tuple[UnitType, str, str | None, str], tuple[Location, ...]] = {}
-        # The units last asked about by ``build_sites`` (an adjustment phase asks once for each
-        # power of the same position) and the provinces they occupy: one value, so that threads
-        # sharing the variant never see one position's units with another's provinces.
-        self._occupied: tuple[tuple[Unit, ...], AbstractSet[str]] = ((), frozenset())
-        # The centres last counted by power and the counts (the builds of a phase and the look
-        # for a winner after it count the same centres), and the same of the units that need
-        # supply: each one value, as ``_occupied``.
-        self._counted: tuple[Mapping[str, str], dict[str, int]] = (MappingProxyType({}), {})
-        self._supplied_counted: tuple[tuple[Unit, ...], dict[str, int]] = ((), {})
+        self.counts = SupplyCounts()  # what the builds and the look for a winner count, once a position
         # Rules a subclass switches on in its own __init__ (after calling this one):
         self.stacks = False  # units may share a province: ``may_share`` says which
         self.partial_cuts = False  # some units' supports are cut by amounts: ``support_cut`` says whose
@@ -95,11 +86,9 @@ class Variant:
         # Rules a GM may choose per game (a settings file's ``rules:``), with their defaults; a
         # game's choices are kept in ``Position.extra`` under the same names.
         self.options: dict[str, object] = {}
-        # A variant whose rules roll dice: its games' mails publish the dice commitment (the SHA-256
-        # of the secret seed) and, once the game is over, the seed itself (gm.adjudicator.dice).
+        # Rules that roll dice: the mails publish the seed's SHA-256, then the seed (gm.adjudicator.dice).
         self.rolls_dice = False
-        # Builds of two powers in one province both fail (standard: the first counts; no two
-        # powers can build in one province there anyway).
+        # Two powers' builds in one province both fail (standard: none builds in another's centre).
         self.rival_builds_fail = False
 
     # -- vocabulary ----------------------------------------------------------------
@@ -172,19 +161,8 @@ class Variant:
         key = (unit.type, unit.location.province, unit.location.coast, province)
         found = self._destinations.get(key)
         if found is None:
-            found = self._destinations[key] = self._map_destinations(unit.type.mobility, unit.location, province)
+            found = self._destinations[key] = _map_destinations(self.map, unit.type.mobility, unit.location, province)
         return found
-
-    def _map_destinations(self, mobility: Mobility, origin: Location, province: str) -> tuple[Location, ...]:
-        if mobility is Mobility.LAND:
-            near = self.map.army_adjacency.get(origin.province, frozenset())
-            return (Location(province),) if province in near else ()
-        if mobility is Mobility.SEA:
-            return self.map.fleet_targets(origin, province)
-        if mobility is Mobility.ANY and (province in self.map.army_adjacency.get(origin.province, frozenset())
-                                         or province in self.map.fleet_province_adjacency.get(origin.province, frozenset())):
-            return (Location(province),)  # by any border an army or a fleet could use, coasts aside
-        return ()
 
     def can_support_into(self, unit: Unit, province: str) -> bool:
         """Support reaches a province, whatever its coasts (DATC 6.B.4)."""
@@ -194,7 +172,7 @@ class Variant:
             near = self.map.fleet_adjacency.get(unit.location, frozenset())
             return any(loc.province == province for loc in near)
         if unit.type.mobility is Mobility.ANY:
-            return bool(self._map_destinations(Mobility.ANY, unit.location, province))
+            return bool(_map_destinations(self.map, Mobility.ANY, unit.location, province))
         return False
 
     def convoy_province(self, province: str) -> bool:
@@ -351,21 +329,6 @@ class Variant:
                 options.extend(_retreat_beside(self, dislodged, province, there, sides))
         return tuple(options)
 
-    def retreats_left(self, dislodged: Sequence[Dislodgement], units: Sequence[Unit],
-                      sides: Mapping[str, str] | None = None,
-                      closed: AbstractSet[str] = frozenset()) -> tuple[Dislodgement, ...]:
-        """The dislodged units with their retreats judged again on a board that changed after
-        they were listed (units that moved on, garrisons raised, units repelled): a retreat stays
-        open where the unit may stand with what stands there now (``may_stand_with``) and the
-        province is not in ``closed`` (left empty by a standoff)."""
-        standing = units_by_province(units)
-        left = []
-        for entry in dislodged:
-            retreats = tuple([loc for loc in entry.retreats if loc.province not in closed
-                              and self.may_stand_with(entry.unit.moved_to(loc), standing.get(loc.province, ()), sides)])
-            left.append(entry if retreats == entry.retreats else Dislodgement(entry.unit, entry.attacker_from, retreats))
-        return tuple(left)
-
     # -- adjustments ---------------------------------------------------------------
 
     def supplied(self, unit: Unit) -> bool:
@@ -388,43 +351,12 @@ class Variant:
 
     def adjustments(self, position: Position) -> list[Adjustment]:
         return [Adjustment(power, count, self.build_sites(position, power) if count > 0 else frozenset())
-                for power, count in self._supply_balance(position)]
-
-    def _supply_balance(self, position: Position) -> list[tuple[str, int]]:
-        """Each power's supply centres less its units that need supply: what it builds (positive)
-        or removes (negative) in the standard rules."""
-        centres = self._centres_held(position)
-        units = self._supplied_held(position)
-        return [(power, centres.get(power, 0) - units.get(power, 0)) for power in self.map.powers]
+                for power, count in self.counts.balance(position, self.map.powers, self.supplied)]
 
     def build_sites(self, position: Position, power: str) -> frozenset[str]:
         home = self.map.powers[power].home
-        occupied = self._occupied_provinces(position)
+        occupied = self.counts.occupied(position)
         return frozenset([c for c in home if position.centres.get(c) == power and c not in occupied])
-
-    def _occupied_provinces(self, position: Position) -> AbstractSet[str]:
-        units, occupied = self._occupied
-        if units is not position.units:
-            occupied = frozenset([u.location.province for u in position.units])
-            self._occupied = (position.units, occupied)
-        return occupied
-
-    def _centres_held(self, position: Position) -> dict[str, int]:
-        """How many centres each power owns (not to be changed: kept for the same centres).
-        ``Position.centres`` is read-only, so the same mapping always counts the same."""
-        centres, counts = self._counted
-        if centres is not position.centres:
-            counts = _tally(position.centres.values())
-            self._counted = (position.centres, counts)
-        return counts
-
-    def _supplied_held(self, position: Position) -> dict[str, int]:
-        """How many units that need supply each power has (not to be changed), as ``_centres_held``."""
-        units, counts = self._supplied_counted
-        if units is not position.units:
-            counts = _tally([u.power for u in position.units if self.supplied(u)])  # a list: a generator costs more compiled
-            self._supplied_counted = (position.units, counts)
-        return counts
 
     def buildable_types(self, power: str, province: str) -> tuple[UnitType, ...]:
         return self._armies_and_fleets
@@ -442,7 +374,7 @@ class Variant:
         if type(self).adjustments is not Variant.adjustments:  # a variant's own plan: asked whole
             return any(a.count < 0 or (a.count > 0 and a.build_sites) for a in self.adjustments(position))
         # The standard plan, power by power until one has something to do (every Fall asks).
-        for power, count in self._supply_balance(position):
+        for power, count in self.counts.balance(position, self.map.powers, self.supplied):
             if count < 0 or (count > 0 and self.build_sites(position, power)):
                 return True
         return False
@@ -464,7 +396,7 @@ class Variant:
 
     def winner(self, position: Position) -> str | None:
         need = self.victory_threshold(position)
-        leaders = [p for p, n in self._centres_held(position).items() if n >= need]
+        leaders = [p for p, n in self.counts.centres_held(position).items() if n >= need]
         return leaders[0] if len(leaders) == 1 else None
 
     def draw_problem(self, powers: Sequence[str]) -> str | None:
@@ -495,12 +427,17 @@ class Variant:
         return position
 
 
-def _tally(powers: Iterable[str]) -> dict[str, int]:
-    """How many times each power is named (a Counter, without its Python-level constructor)."""
-    counts: dict[str, int] = {}
-    for power in powers:
-        counts[power] = counts.get(power, 0) + 1
-    return counts
+def _map_destinations(game_map: GameMap, mobility: Mobility, origin: Location, province: str) -> tuple[Location, ...]:
+    """Where in ``province`` a unit of ``mobility`` at ``origin`` moves to, by the map alone."""
+    if mobility is Mobility.LAND:
+        near = game_map.army_adjacency.get(origin.province, frozenset())
+        return (Location(province),) if province in near else ()
+    if mobility is Mobility.SEA:
+        return game_map.fleet_targets(origin, province)
+    if mobility is Mobility.ANY and (province in game_map.army_adjacency.get(origin.province, frozenset())
+                                     or province in game_map.fleet_province_adjacency.get(origin.province, frozenset())):
+        return (Location(province),)  # by any border an army or a fleet could use, coasts aside
+    return ()
 
 
 def _retreat_beside(variant: Variant, dislodged: Unit, province: str, there: Sequence[Unit],
@@ -511,15 +448,3 @@ def _retreat_beside(variant: Variant, dislodged: Unit, province: str, there: Seq
     return tuple([loc for loc in variant.destinations(dislodged, province)
                   if variant.may_stand_with(dislodged.moved_to(loc), there, sides)])
 
-
-def units_by_province(units: Iterable[Unit]) -> dict[str, list[Unit]]:
-    """The units standing in each province (what ``Variant.retreat_options`` is given)."""
-    standing: dict[str, list[Unit]] = {}
-    for unit in units:
-        province = unit.location.province
-        there = standing.get(province)
-        if there is None:
-            standing[province] = [unit]
-        else:
-            there.append(unit)
-    return standing

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gm.adjudicator.effects import Effects
+from gm.adjudicator.retreats import retreats_left
 from gm.adjudicator.rulings import MovementOutcome
 from gm.domain.geography import Location
 from gm.domain.position import Position, sorted_units
@@ -63,7 +64,7 @@ def barbarian_lands(variant: Eagles, effects: Effects, outcome: MovementOutcome,
         else:
             roll.effect = "no effect"
     if rolling or state.barbarian_wait:  # a unit repelled where a retreat was open
-        outcome.dislodged = variant.retreats_left(outcome.dislodged, units)
+        outcome.dislodged = retreats_left(variant, outcome.dislodged, units)
     outcome.units = sorted_units(units)
     outcome.destroyed.extend(destroyed)
     board = position.replace(units=outcome.units, extra=dict(outcome.extra or position.extra))

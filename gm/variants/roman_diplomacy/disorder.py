@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gm.adjudicator.phaselog import PhaseLog
+from gm.adjudicator.retreats import retreats_left
 from gm.domain.geography import Location
 from gm.domain.outcomes import OrderResult
 from gm.domain.position import Position, sorted_units
@@ -55,7 +56,7 @@ def civil_disorder(variant: RomanDiplomacy, position: Position, power: str, log:
             units.append(Unit(NEUTRAL, GARRISON, Location(centre)))
     log.announce(f"{power} falls into civil disorder: its centres are neutral again")
     # no retreat into a centre just garrisoned (a neutral garrison shares with no empire's unit)
-    dislodged = variant.retreats_left(position.dislodged, units, variant.sides(position))
+    dislodged = retreats_left(variant, position.dislodged, units, variant.sides(position))
     board = position.replace(units=sorted_units(units), centres=centres, dislodged=dislodged)
     federations = tuple(kept for f in state.federations if len(kept := tuple(e for e in f if e != power)) > 1)
     gone = state.changed(
