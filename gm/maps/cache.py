@@ -44,9 +44,10 @@ def read(kind: str, name: str) -> bytes | None:
         return None
 
 
-def write(kind: str, name: str, data: bytes) -> None:
+def write(kind: str, name: str, data: bytes, keep: int = 32) -> None:
     """Keeps ``data`` as the entry ``name`` of ``kind``: written whole under another name, then
-    renamed, so that a process reading it meanwhile sees the whole entry or none."""
+    renamed, so that a process reading it meanwhile sees the whole entry or none. Of ``kind``'s
+    entries, the ``keep`` newest are kept: those of maps and code replaced since go in time."""
     import tempfile  # only when an entry is written: a process that reads one never loads it
 
     folder = cache_dir() / kind
@@ -60,5 +61,17 @@ def write(kind: str, name: str, data: bytes) -> None:
         except BaseException:
             os.unlink(temporary)
             raise
+        _prune(folder, keep)
     except OSError:
         return  # not writable (a read-only home, a full disk): the next process does the work again
+
+
+def _prune(folder: Path, keep: int) -> None:
+    entries = []
+    for entry in folder.iterdir():
+        try:
+            entries.append((entry.stat().st_mtime, entry))
+        except OSError:  # removed meanwhile by another process
+            continue
+    for _, entry in sorted(entries, reverse=True)[keep:]:
+        entry.unlink(missing_ok=True)

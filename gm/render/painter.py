@@ -207,7 +207,7 @@ def base_layers(scene: Scene, board: Board) -> np.ndarray:
     if kept is not None and len(kept) == size:
         return np.frombuffer(kept, np.uint8).reshape(board.height, board.width, 4)  # read only: only copied
     image = board.draw_base(scene)
-    cache.write("boards", entry, image.tobytes())
+    cache.write("boards", entry, image.tobytes(), keep=16)  # 16 boards: 120 MB at most
     return image
 
 

@@ -92,3 +92,13 @@ def test_the_cache_folder_follows_the_operators_choice(monkeypatch: pytest.Monke
     assert cache_dir() == tmp_path / "xdg" / "gm"
     monkeypatch.setenv("GM_CACHE_DIR", str(tmp_path / "mine"))
     assert cache_dir() == tmp_path / "mine"
+
+
+def test_the_cache_keeps_its_newest_entries_only(cache: Path) -> None:
+    from gm.maps.cache import write
+
+    for n in range(5):
+        write("things", f"entry-{n}", b"x", keep=3)
+        os.utime(cache / "things" / f"entry-{n}", (n, n))  # each newer than the one before
+    write("things", "entry-5", b"x", keep=3)
+    assert sorted(p.name for p in (cache / "things").iterdir()) == ["entry-3", "entry-4", "entry-5"]
