@@ -94,7 +94,7 @@ def test_players_join_a_forming_game_until_it_is_full(world: World) -> None:
 
         assert maybe_start(world.services, session, game)
         assert seat_of(game, "Russia").player.email == "sixth@example.test"
-        with pytest.raises(GameError, match="already started"):
+        with pytest.raises(GameError, match="has started: JOIN g <power> asks for a power its player left"):
             join(world.services, session, game, "late@example.test")
 
 
