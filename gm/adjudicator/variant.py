@@ -1,8 +1,9 @@
 """The plug-in interface every variant implements, with standard Diplomacy as its defaults.
 
 A variant is a map file plus a subclass of ``Variant`` that overrides only the decisions in
-which its rules differ. The adjudicator asks these questions and never names a power,
-province or season itself; see docs/design/variants.md for how each kind of rule plugs in.
+which its rules differ; what other layers use of it beyond the rules are its declared parts
+(gm.adjudicator.parts). The adjudicator asks these questions and never names a power,
+province or season itself; docs/design/variants.md says how each kind of rule plugs in.
 """
 
 from __future__ import annotations
@@ -55,14 +56,8 @@ class SupportCut(Enum):
 class Variant:
     """Standard Diplomacy rules; subclass and override to make a variant."""
 
-    def __init__(
-        self,
-        name: str,
-        game_map: GameMap,
-        calendar: Calendar,
-        first_year: int,
-        unit_types: tuple[UnitType, ...] = STANDARD_UNIT_TYPES,
-    ):
+    def __init__(self, name: str, game_map: GameMap, calendar: Calendar, first_year: int,
+                 unit_types: tuple[UnitType, ...] = STANDARD_UNIT_TYPES):
         self.name = name
         self.map = game_map
         self.calendar = calendar
