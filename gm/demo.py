@@ -4,9 +4,9 @@ Any variant of the catalog: one player per power (named after it) writes orders 
 (the plausible player's, with a mistake corrected in a second mail, and some press), which are
 dropped into the judge's inbox folder; the judge answers into its outbox folder; the clock
 moves on with the game: a phase whose orders are all in is processed five minutes later (its
-results mail says so: processed early, every order in); one still waiting for an order is
-processed at its deadline, the clock jumping there. Every phase has the same length, so no
-deadline a mail names comes before one named before it. Everything goes through gm's real mail
+results mail says so: processed early, every order in); one still waiting for an order (a line
+refused) is processed by the game master's PROCESS, its results mail saying that too. Every
+phase has the same length, so no deadline a mail names comes before one named before it. Everything goes through gm's real mail
 path: the Maildir inbox, the intake, the scheduler, the outbox dispatcher. What each player
 receives is printed.
 
@@ -129,14 +129,19 @@ class Demo:
     # -- the mail path ---------------------------------------------------------------
 
     def mail(self, power: str, body: str, subject: str = "orders") -> None:
+        self.mail_as(self.players[power], body, subject)
+
+    def mail_as(self, name: str, body: str, subject: str) -> None:
+        """A mail from ``name``@ the demo's domain (a player, or the game master "master")."""
+        address = f"{name}@{DOMAIN}"
         message = EmailMessage()
-        message["From"] = f"{self.players[power].capitalize()} <{self.address(power)}>"
+        message["From"] = f"{name.capitalize()} <{address}>"
         message["To"] = self.config.judge_address
         message["Subject"] = subject
         message["Message-ID"] = make_msgid(domain=DOMAIN)
         message.set_content(body)
         self.inbox.add(message)
-        self.say(f"--> {self.address(power)} mails the judge ({subject}):")
+        self.say(f"--> {address} mails the judge ({subject}):")
         self.say(textwrap.indent(body.rstrip(), "      | ", lambda line: True))
 
     def round(self) -> None:
@@ -261,13 +266,19 @@ class Demo:
         self.mail(empire, f"JOIN demo {choice} as {empire}\n", subject="joining")
 
     def deadline_passes(self, seq: int) -> None:
-        """When a unit is still without orders (one refused), the phase waits for its deadline."""
+        """When a unit is still without orders (one refused), the phase would wait for its deadline,
+        two days on: the game master processes it now instead (PROCESS), as a game master whose
+        players are all in but one would. The clock never runs ahead of the deadlines the mails
+        named, nor the game ahead of the real time it goes on in."""
         with self.app.db.sessions() as session:
             game = find_game(session, "demo")
-            due = game.deadline if game is not None and game.phase_seq == seq and game.status == "active" else None
-        if due is not None:
-            self.say("(a unit is still without orders: the clock jumps to the deadline)")
-            self.clock.set(max(self.clock.now(), due + timedelta(minutes=1)))
+            phase = game.phase if game is not None and game.phase_seq == seq and game.status == "active" else None
+        if phase is not None:
+            self.say("(a unit is still without orders: rather than wait for the deadline, the game master "
+                     "processes the phase)")
+            self.mail_as("master", f"SIGNON GM demo {self.gm_secret}\nPROCESS {phase}\n", "process")
+            self.round()
+            self.clock.advance(timedelta(minutes=1))  # processed by the scheduler's next round
             self.round()
 
     def orders(self, position: Position) -> dict[str, list[str]]:

@@ -70,9 +70,30 @@ def test_each_results_mail_says_when_it_was_processed_before_its_deadline(played
     chunks = [" ".join(c.replace("      | ", " ").split()) for c in text.split("<-- ")]
     results = [k for k, c in enumerate(chunks) if re.match(r"\d+ readers \([^)]*\) receive: gm: demo, .*: results", c)]
     assert results
-    for k in results:  # the demo says it jumps to the deadline just before the results come
-        jumped = chunks[k - 1].endswith("(a unit is still without orders: the clock jumps to the deadline)")
-        assert jumped or "Processed early," in chunks[k] and "every order was in (its deadline was" in chunks[k]
+    for k in results:
+        assert "Processed early," in chunks[k], chunks[k]
+        assert "every order was in (its deadline was" in chunks[k] or "the game master processed it" in chunks[k]
+
+
+def test_a_phase_a_unit_lacks_an_order_for_is_processed_by_the_game_master(tmp_path: Path) -> None:
+    """Rise of Rome II's demo leaves a unit without an order once: the game master processes the
+    phase then, the clock staying behind the real time the game goes on in."""
+    out = io.StringIO()
+    Demo(tmp_path / "home", out, variant="rise-of-rome-ii").run(years=1)
+    text = " ".join(out.getvalue().replace("      | ", " ").split())
+    assert "the game master processes the phase" in text and "PROCESS " in text
+    assert "the game master processed it (its deadline was" in text
+    app = App(load_config(tmp_path / "home" / "gm.yaml"))
+    try:
+        with app.db.sessions() as session:
+            from sqlalchemy import func, select
+
+            from gm.store.models import PhaseRecord
+
+            last = session.scalar(select(func.max(PhaseRecord.processed_at)))
+        assert last is not None and last.replace(tzinfo=UTC) <= datetime.now(UTC)
+    finally:
+        app.close()
 
 
 def test_the_game_left_behind_is_not_overdue_in_real_time(played: tuple[Path, str]) -> None:
