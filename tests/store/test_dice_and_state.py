@@ -32,7 +32,7 @@ GM = "master@example.test"
 
 @pytest.fixture
 def stormy_world(monkeypatch: pytest.MonkeyPatch, world: World) -> World:
-    monkeypatch.setitem(catalog.RULES, "standard", stormy.make)  # catalogs load variants on first use
+    monkeypatch.setitem(catalog.RULES, "standard", stormy.DECLARED)  # catalogs load variants on first use
     world.write_game("g", game_file())
     world.tick()
     return world

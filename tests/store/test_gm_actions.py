@@ -144,7 +144,7 @@ def test_a_finished_game_goes_on_only_with_a_new_announced_seed(monkeypatch: pyt
     from gm.variants import catalog
     from tests.store import stormy
 
-    monkeypatch.setitem(catalog.RULES, "standard", stormy.make)  # the standard board, with dice
+    monkeypatch.setitem(catalog.RULES, "standard", stormy.DECLARED)  # the standard board, with dice
     world.write_game("g", game_file())
     world.tick()
     world.clock.advance(timedelta(hours=49))
