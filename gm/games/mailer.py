@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from gm.clock import Clock
@@ -158,12 +158,15 @@ class Mailer:
             row.get("game_id") or "", game.phase_seq if game is not None else "", row["kind"],
             row["to_address"].strip().lower(), row.get("in_reply_to") or ""))
         prefix = f"<gm.{hashlib.sha256(what.encode()).hexdigest()[:24]}."
-        before = session.connection().scalar(select(func.count()).select_from(_OUTBOX).where(
-            _OUTBOX.c.game_id == row["game_id"] if row.get("game_id") else _OUTBOX.c.game_id.is_(None),
-            _OUTBOX.c.message_id.startswith(prefix, autoescape=True)))
+        # The first number free, each asked by its whole Message-ID (the unique index answers it
+        # at once: a count of the prefix is a LIKE, which no index serves, over the whole outbox).
         counted = taken if taken is not None else Counter()
-        number = int(before or 0) + counted[prefix]
-        counted[prefix] += 1
+        number = counted[prefix]
+        connection = session.connection()
+        while connection.scalar(select(_OUTBOX.c.id).where(
+                _OUTBOX.c.message_id == f"{prefix}{number}@{self.config.domain}>")) is not None:
+            number += 1
+        counted[prefix] = number + 1
         return f"{prefix}{number}@{self.config.domain}>"
 
     def is_own_message_id(self, message_id: str) -> bool:
