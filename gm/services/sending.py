@@ -146,6 +146,8 @@ async def _to_thread_to_the_end(call: Callable[..., T], *args: Any) -> T:
         return await asyncio.shield(work)
     except asyncio.CancelledError:
         await asyncio.wait([work])
+        if not work.cancelled() and work.exception() is not None:  # retrieved: nothing was claimed
+            log.debug("%s, cancelled, ended in %s", getattr(call, "__name__", call), work.exception())
         raise
 
 
