@@ -124,6 +124,12 @@ _OUTBOX = OutboundMail.__table__
 _OUTBOX_INSERT = insert(_OUTBOX)  # built once
 
 
+def queued_in(session: Session) -> list[str]:
+    """The Message-IDs of the mails queued in ``session``, in order: what this unit of work
+    queued, told from what other processes committed meanwhile (an id above a mark is not)."""
+    return session.info.setdefault("gm.queued", [])  # type: ignore[no-any-return]
+
+
 class Mailer:
     def __init__(self, config: AppConfig, clock: Clock, environment: Environment | None = None):
         self.config = config
@@ -194,6 +200,7 @@ class Mailer:
                 if not row.get("message_id"):
                     row["message_id"] = self.message_id(session, row, taken)
             session.connection().execute(_OUTBOX_INSERT, rows)
+            queued_in(session).extend(row["message_id"] for row in rows)
 
     def outbox_row(
         self,

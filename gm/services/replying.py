@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from gm.commands.base import Section
 from gm.games.context import Services
-from gm.games.mailer import format_moment
+from gm.games.mailer import format_moment, queued_in
 from gm.services.reply_policy import PAUSED, REFUSAL, ReplyFacts, Verdict, decide
 from gm.store.models import OutboundMail, Player
 
@@ -71,16 +71,20 @@ def reply_subject(subject: str) -> str:
 
 
 def outbox_mark(session: Session) -> int:
-    """The outbox's last id before a mail's commands run (``reply_first``)."""
-    return session.scalar(select(func.max(_OUTBOX.c.id))) or 0
+    """How many mails the mail's transaction queued before its commands run (``reply_first``)."""
+    return len(queued_in(session))
 
 
 def reply_first(session: Session, sender: str, mark: int) -> None:
     """The reply goes out before the other mails its commands queued to its sender (mails go
     out in the order queued): a JOIN that fills a game answers with the player's secret before
     the start mail that assumes it. Those mails are queued again after the reply, unchanged."""
+    ours = queued_in(session)[mark:]  # never a mail another process committed meanwhile (it may be sent already)
+    if len(ours) < 2:
+        return
     rows = [dict(row) for row in session.execute(
-        select(_OUTBOX).where(_OUTBOX.c.id > mark, _OUTBOX.c.to_address == sender).order_by(_OUTBOX.c.id)).mappings()]
+        select(_OUTBOX).where(_OUTBOX.c.message_id.in_(ours), _OUTBOX.c.to_address == sender)
+        .order_by(_OUTBOX.c.id)).mappings()]
     if len(rows) < 2:
         return
     later = rows[:-1]  # the last one queued is the reply

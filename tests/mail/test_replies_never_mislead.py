@@ -10,6 +10,7 @@ import re
 import pytest
 from sqlalchemy import select
 
+from gm.services.replying import outbox_mark, reply_first
 from gm.store.models import OutboundMail
 from tests.mail.conftest import Post, post, secret_of  # noqa: F401  (fixture)
 from tests.store.conftest import World, database_url, game_file, world  # noqa: F401  (fixtures)
@@ -98,3 +99,28 @@ def test_the_join_reply_with_the_secret_comes_before_the_start_mail(world: World
     assert kinds[:2] == ["reply", "start"], kinds
     body = post.mails(to="scythia@example.test")[0].body
     assert "Your secret for this game" in body
+
+
+@pytest.mark.parametrize("database_url", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True)
+def test_a_reply_put_first_never_moves_a_mail_another_process_queued_meanwhile(world: World) -> None:
+    """PostgreSQL lets another mail's transaction commit while this one runs (SQLite's writers
+    take turns): its reply to the same sender, sent perhaps already, is not this mail's to
+    queue again, which would send it twice."""
+    mailer = world.services.mailer
+
+    def queue(session, kind: str, answers: str) -> None:  # type: ignore[no-untyped-def]
+        mailer.queue(session, to="alice@example.org", subject=kind, template="mail/reply.txt.j2", kind=kind,
+                     in_reply_to=answers, body=f"{kind}\n")
+
+    with world.services.db.unit_of_work() as session:
+        mark = outbox_mark(session)
+        with world.services.db.unit_of_work() as other:  # another mail from the same sender, answered meanwhile
+            queue(other, "reply", "<other@example.org>")
+        queue(session, "start", "<this@example.org>")
+        queue(session, "reply", "<this@example.org>")
+        reply_first(session, "alice@example.org", mark)
+    with world.services.db.sessions() as session:
+        queued = [(m.id, m.kind, m.in_reply_to) for m in session.scalars(select(OutboundMail).order_by(OutboundMail.id))]
+    assert queued[0] == (1, "reply", "<other@example.org>")  # untouched, sent once
+    assert [(kind, answers) for _, kind, answers in queued[1:]] == [("reply", "<this@example.org>"),
+                                                                    ("start", "<this@example.org>")]
