@@ -3,14 +3,19 @@ machine's load (bench/intake.py, bench/deadlines.py).
 
 PostgreSQL: $GM_TEST_POSTGRES_URL when set, else the throw-away server scripts/start-postgres
 starts on loopback (as scripts/test does; it prints the URL). Each run gets a database of its
-own, dropped afterwards.
+own, dropped afterwards. A database whose set-up takes long is built once and kept
+(``prepared``): each run works on a copy of it.
 """
 
 from __future__ import annotations
 
 import collections
 import os
+import re
+import shutil
+import sqlite3
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,8 +39,9 @@ def postgres_admin_url() -> str:
 
 
 @contextmanager
-def database(backend: str, home: Path) -> Iterator[str]:
-    """The URL of a fresh database of ``backend``; a PostgreSQL one is dropped afterwards."""
+def database(backend: str, home: Path, template: str | None = None, strategy: str = "") -> Iterator[str]:
+    """The URL of a fresh database of ``backend`` (PostgreSQL: a copy of ``template`` when
+    given); a PostgreSQL one is dropped afterwards."""
     if backend == "sqlite":
         yield f"sqlite:///{home / 'bench.db'}"
         return
@@ -43,12 +49,68 @@ def database(backend: str, home: Path) -> Iterator[str]:
     name = f"gm_bench_{uuid.uuid4().hex[:8]}"
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"{strategy}' if template else "")))
     try:
         yield admin_url.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@contextmanager
+def prepared(backend: str, home: Path, key: str | None, build: Callable[[str], None],
+             fresh: bool = False) -> Iterator[tuple[str, str]]:
+    """The URL of a fresh copy of the database ``build(url)`` makes, and how it was had: built
+    once per ``key`` and kept (``fresh``: built again; no ``key``: built, not kept). SQLite: the
+    file, kept in the temp folder (gm-bench/), copied. PostgreSQL: a template database on the
+    server (gm_bench_kept_...), the copy made by the server (CREATE DATABASE ... TEMPLATE);
+    dropped afterwards as ``database``'s. ``build`` must leave no connection open to the
+    database it built."""
+    if key is None:
+        with database(backend, home) as url:
+            build(url)
+            yield url, "built"
+        return
+    key = re.sub(r"[^a-z0-9_]", "_", key.lower())
+    if backend == "sqlite":
+        kept = Path(tempfile.gettempdir()) / "gm-bench" / f"{key}.db"
+        path = home / "bench.db"
+        url = f"sqlite:///{path}"
+        if kept.exists() and not fresh:
+            shutil.copyfile(kept, path)
+            yield url, f"copied from {kept}"
+            return
+        build(url)
+        with sqlite3.connect(path) as connection:  # everything in the file itself, none in its WAL
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        partial = kept.with_suffix(f".{os.getpid()}.part")
+        shutil.copyfile(path, partial)
+        os.replace(partial, kept)
+        yield url, f"built, kept in {kept}"
+        return
+    template = f"gm_bench_kept_{key}"[:63]
+    admin = create_engine(postgres_admin_url(), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            found = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": template}).first()
+            version = connection.execute(text("SHOW server_version_num")).scalar_one()
+        # Copied file by file (a checkpoint, then the files), not block by block through the WAL:
+        # much the faster for a database of a few hundred megabytes.
+        strategy = " STRATEGY FILE_COPY" if int(version) >= 150000 else ""
+        if found is not None and not fresh:
+            with database(backend, home, template=template, strategy=strategy) as url:
+                yield url, f"copied from the database {template}"
+            return
+        with database(backend, home) as url:
+            build(url)
+            name = url.rsplit("/", 1)[1]
+            with admin.connect() as connection:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)'))
+                connection.execute(text(f'CREATE DATABASE "{template}" TEMPLATE "{name}"{strategy}'))
+            yield url, f"built, kept as the database {template}"
+    finally:
         admin.dispose()
 
 

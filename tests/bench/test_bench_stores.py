@@ -37,7 +37,7 @@ def test_the_deadlines_bench_processes_every_game(monkeypatch, capsys) -> None:
     from gm.games import lifecycle
 
     hash_secret = lifecycle.hash_secret
-    bench.run_one("sqlite", 3, tick_only=True, statements=True)  # it asserts every game processed
+    bench.run_one("sqlite", 3, tick_only=True, statements=True, keep=False)  # it asserts every game processed
     assert lifecycle.hash_secret is hash_secret  # its cheap set-up secrets are its own
     out = capsys.readouterr().out
     assert re.search(r"sqlite: 3 due games ticked in [\d.]+ s = \d+ games/s .*load average", out)
@@ -47,7 +47,7 @@ def test_the_deadlines_bench_processes_every_game(monkeypatch, capsys) -> None:
 @pytest.mark.slow
 def test_the_deadlines_bench_times_until_every_results_mail_is_handed_over(monkeypatch, capsys) -> None:
     bench = bench_module("deadlines", monkeypatch)
-    bench.run_one("sqlite", 2, tick_only=False)  # it waits for every results mail, with its picture
+    bench.run_one("sqlite", 2, tick_only=False, keep=False)  # it waits for every results mail, with its picture
     out = capsys.readouterr().out
     assert re.search(r"sqlite: 2 due games, every results mail handed to the transport in [\d.]+ s "
                      r"\(the tick done at [\d.]+ s; 16 mails", out)
