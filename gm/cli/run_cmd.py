@@ -43,15 +43,24 @@ EX_TEMPFAIL = 75  # sysexits.h: cron reports it; the next tick goes on where thi
 def run_tick(args: argparse.Namespace) -> int:
     """Exit 0 when everything due was done; 75, with the reasons on stderr, when some of it
     waits (on a broken mail server, or on a lock held too long by another process)."""
+    from gm.cli.startup import exposed, loaded, prepared
+    from gm.clock import SystemClock
+    from gm.runtime.idle import what_is_due
+
+    config = loaded(args)
+    due = what_is_due(config, SystemClock().now())
+    if not due:
+        exposed(config)  # warned of at every start, as the whole tick does
+        return 0
     import asyncio
 
     from gm.app import App
-    from gm.cli.startup import config_from
 
     from gm.cli import logs
     from gm.runtime.daemon import RoundReport
 
-    app = App(config_from(args))
+    app = App(prepared(config, args.command))
+    log.debug("tick: %s", due)  # after ``prepared``: the log masks the configuration's secrets from there
     report = RoundReport()  # filled in as the work is done: what was done is said if the rest fails
     try:
         asyncio.run(app.daemon().once(report))

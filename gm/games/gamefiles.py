@@ -22,10 +22,11 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from gm.games.context import Services, digest
+from gm.games.context import Services
 from gm.games.lifecycle import GameError, create_game, create_or_update
 from gm.games.mailer import TEMPLATES_DIR
 from gm.settings import edit
+from gm.settings.files import digest
 from gm.settings.model import GameSettings
 from gm.settings.reader import SettingsError, read_settings
 from gm.store.models import Game

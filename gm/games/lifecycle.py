@@ -11,9 +11,10 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload
 
-from gm.games.context import Services, digest
+from gm.games.context import Services
 from gm.games.passwords import hash_secret, new_secret
 from gm.games.schedule import reschedule, start_phase
+from gm.settings.files import digest
 from gm.settings.model import Assignment, GameSettings, StartPolicy, format_duration
 from gm.adjudicator.engine import PhaseReport
 from gm.adjudicator.phaselog import PhaseLog

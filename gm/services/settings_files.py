@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gm.games.context import Services, digest
+from gm.games.context import Services
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
+from gm.settings.files import digest, settings_files
 from gm.store.models import AuditEntry, Game
 from gm.store.retry import DatabaseBusy, in_transaction, said
 
@@ -39,10 +40,7 @@ class SettingsFiles:
         self._seen: dict[Path, tuple[float, int]] = {}
 
     def files(self) -> list[Path]:
-        directory = self.services.config.games_dir
-        if not directory.is_dir():
-            return []
-        return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+        return settings_files(self.services.config.games_dir)
 
     def sync(self, force: bool = False) -> SyncReport:
         report = SyncReport()

@@ -21,8 +21,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-import re
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, create_engine, event, text
@@ -31,11 +29,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gm.outages import Part
+from gm.store.revisions import MIGRATIONS_DIR, newest_revision
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 READ_ONLY = "gm_read_only"  # an execution option: the transaction only reads
 log = logging.getLogger(__name__)
 # PostgreSQL's words for a server that is going or not yet there: connection exceptions (class
@@ -165,7 +163,7 @@ def head_revision() -> str | None:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    if revision == "head" and _stored_revision(engine) == _newest_revision():
+    if revision == "head" and _stored_revision(engine) == newest_revision():
         return  # up to date, seen without loading Alembic (every `gm receive` starts here)
     from alembic import command
 
@@ -178,23 +176,6 @@ def downgrade(engine: Engine, revision: str) -> None:
     from alembic import command
 
     command.downgrade(alembic_config(engine), revision)
-
-
-_REVISION = re.compile(r"^(down_revision|revision)\s*=\s*['\"]?([^'\"\s]*)['\"]?\s*$", re.MULTILINE)
-
-
-def _newest_revision() -> str | None:
-    """The newest migration, read from the files as Alembic writes them (one line each for
-    ``revision`` and ``down_revision``); None when they read otherwise (Alembic then decides)."""
-    revisions, parents = set(), set()
-    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
-        found = dict(_REVISION.findall(path.read_text(encoding="utf-8")))
-        if "revision" not in found or "down_revision" not in found:
-            return None
-        revisions.add(found["revision"])
-        parents.add(found["down_revision"])
-    heads = revisions - parents
-    return heads.pop() if len(heads) == 1 else None
 
 
 def _stored_revision(engine: Engine) -> str | None:

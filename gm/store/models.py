@@ -24,6 +24,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from gm.adjudicator.dice import commitment
+from gm.store.status import GameStatus, InboundStatus, OutboundStatus, SeatStatus
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -61,13 +62,6 @@ class Base(DeclarativeBase):
 def new_dice_seed() -> str:
     """A game's secret dice seed (gm.adjudicator.dice): 256 random bits, in hex."""
     return secrets.token_hex(32)
-
-
-class GameStatus:
-    FORMING = "forming"  # waiting for players
-    ACTIVE = "active"
-    PAUSED = "paused"  # by the GM, or waiting for a replacement player
-    FINISHED = "finished"
 
 
 class Game(Base):
@@ -155,13 +149,6 @@ class Absence(Base):
     starts: Mapped[datetime] = mapped_column()
     ends: Mapped[datetime] = mapped_column()
     cancelled_at: Mapped[datetime | None] = mapped_column()  # by the player or the GM (CANCEL ABSENCE)
-
-
-class SeatStatus:
-    ACTIVE = "active"
-    CIVIL_DISORDER = "civil-disorder"
-    VACANT = "vacant"  # the player left or was ejected; waiting for a replacement
-    ELIMINATED = "eliminated"
 
 
 class Seat(Base):
@@ -353,13 +340,6 @@ class Press(Base):
     sent_at: Mapped[datetime] = mapped_column()
 
 
-class InboundStatus:
-    NEW = "new"
-    DONE = "done"
-    IGNORED = "ignored"  # auto-replies, bounces, our own mail (the reason is kept)
-    SHUNTED = "shunted"  # failed; kept for `gm unshunt`
-
-
 class InboundMail(Base):
     __tablename__ = "inbound_mail"
     # The same Message-ID with other content is another mail (a client that resends corrected
@@ -378,12 +358,6 @@ class InboundMail(Base):
     error: Mapped[str] = mapped_column(Text, default="")
     received_at: Mapped[datetime] = mapped_column()
     processed_at: Mapped[datetime | None] = mapped_column()
-
-
-class OutboundStatus:
-    PENDING = "pending"
-    SENT = "sent"
-    FAILED = "failed"  # permanently; the GM was told
 
 
 class OutboundMail(Base):

@@ -32,17 +32,9 @@ from gm.transport.base import (
     backoff_delay,
 )
 from gm.transport.headers import HeaderRefused, wire_bytes
+from gm.transport.maildir_files import INFO_SEPARATOR, split_name, waiting
 
 log = logging.getLogger(__name__)
-
-INFO_SEPARATOR = ":"  # name:2,FLAGS (mailbox.Maildir.colon)
-
-
-def _split_name(name: str) -> tuple[str, str]:
-    """``unique:2,FLAGS`` -> (unique, FLAGS)."""
-    unique, separator, info = name.partition(INFO_SEPARATOR)
-    flags = info[2:] if separator and info.startswith("2,") else ""
-    return unique, flags
 
 
 class MaildirInbox:
@@ -71,25 +63,10 @@ class MaildirInbox:
     def waiting(self) -> list[Path]:
         """The files not yet done, oldest first."""
         self._ensure()
-        found: list[tuple[float, str, Path]] = []
-        for sub in ("new", "cur"):
-            with os.scandir(self.path / sub) as entries:
-                for entry in entries:
-                    if entry.name.startswith(".") or not entry.is_file():
-                        continue
-                    unique, flags = _split_name(entry.name)
-                    if sub == "cur" and "S" in flags:
-                        continue
-                    try:
-                        mtime = entry.stat().st_mtime
-                    except FileNotFoundError:
-                        continue
-                    found.append((mtime, unique, Path(entry.path)))
-        found.sort()
-        return [path for _, _, path in found]
+        return waiting(self.path)
 
     def source_key(self, file: Path) -> str:
-        return f"maildir:{self.path}:{_split_name(file.name)[0]}"
+        return f"maildir:{self.path}:{split_name(file.name)[0]}"
 
     async def drain(self, deliver: Deliver) -> int:
         """Deliver what is waiting now; stops at (and raises) the first failure of ``deliver``;
@@ -123,7 +100,7 @@ class MaildirInbox:
             return raw[:self.read_limit], os.fstat(stream.fileno()).st_size
 
     def _mark_seen(self, file: Path) -> None:
-        unique, flags = _split_name(file.name)
+        unique, flags = split_name(file.name)
         target = self.path / "cur" / f"{unique}{INFO_SEPARATOR}2,{''.join(sorted(set(flags) | {'S'}))}"
         try:
             os.replace(file, target)
