@@ -79,3 +79,24 @@ def test_everyone_is_told_what_an_edit_changed(world: World) -> None:
     assert "observers: none -> watcher@example.test" in notices["master@example.test"]
     assert "observers: changed" in notices["france@example.test"]
     assert "watcher@example.test" not in notices["france@example.test"]
+
+
+def test_a_new_process_reads_only_the_files_changed_since_their_games_were_made(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from gm.services.settings_files import SettingsFiles
+
+    kept = world.write_game("g", game_file())
+    edited = world.write_game("h", game_file(players=3))
+    world.tick()
+    edited.write_text(game_file(players=3, extra="press: none\n"), encoding="utf-8")
+    read: list[str] = []
+    cron_tick = SettingsFiles(world.services)  # what a new process knows: nothing of the files' times
+    sync_file = cron_tick.sync_file
+    monkeypatch.setattr(cron_tick, "sync_file", lambda path, report, text=None: (read.append(path.name),
+                                                                                  sync_file(path, report, text)))
+    cron_tick.sync()
+    assert read == ["h.yaml"]  # g.yaml's game carries its digest: not parsed again
+    with world.services.db.sessions() as session:
+        assert not world.services.settings_of(find_game(session, "h")).press.any
+    read.clear()
+    cron_tick.sync(force=True)  # gm reload reads every file
+    assert read == [kept.name, edited.name]
