@@ -13,7 +13,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gm.games.deadline_feed import deadlines_ics
-from gm.games.lifecycle import find_game
 from gm.games.openings import open_powers
 from gm.games.pictures import records
 from gm.games.reveal import player_name, players_named
@@ -22,7 +21,8 @@ from gm.games.web_access import feed_holder
 from gm.settings.model import ObserverPress
 from gm.store.models import Game, WebRole
 from gm.web.security import game_id_of_cookie, token_in
-from gm.web.state import Reader, WebState
+from gm.web import pagecache
+from gm.web.state import Page, Reader, WebState
 from gm.web.views import game_rows, game_view, observer_press, phase_view, rules_text
 
 
@@ -63,20 +63,39 @@ def no_game(state: WebState, request: Request, name: str) -> Response:
     return state.page(request, "web/no_game.html.j2", status=404, name=name)
 
 
-async def _game_page(request: Request, render: Callable[[WebState, Session, Game, Reader | None], Response]) -> Response:
+async def _game_page(request: Request, render: Callable[[WebState, Session, Game, Reader | None], Response],
+                     kept_as: tuple[str, ...] | None = None) -> Response:
     """A page of the game the path names, for whoever may read it: ``render`` (in a worker
     thread, with the reader) makes it; no such game, and a private one the reader is not signed
-    in to, are answered alike (``no_game``)."""
+    in to, are answered alike (``no_game``). ``kept_as``: the page is kept as drawn under this
+    name (gm.web.pagecache; its first part says which rows it shows: "now", the game as it
+    stands, else a phase of its history), and a stranger's is served from there after one small
+    query."""
     state: WebState = request.app.state.web
     name = request.path_params["name"]
 
     def read() -> Response:
         with state.services.db.reading() as session:
-            found = find_game(session, name)
-            reader = state.reader(session, request, found) if found is not None else None
-            if found is None or not state.readable(reader, found):
+            # The stamp is read first: what is drawn after it is as new as it, or newer (a page
+            # newer than its key is only drawn again), never older.
+            stamp = pagecache.stamp(session, name, as_it_stands=kept_as[0] == "now") if kept_as else None
+            if stamp is not None and not state.holds_session(request, stamp.game_id):
+                found = state.kept.get((kept_as, stamp, None))
+                if found is not None:
+                    return state.kept_page(request, found, None)
+            game, reader = state.game_and_reader(session, request, name)
+            if game is None or not state.readable(reader, game):
                 return no_game(state, request, name)
-            return render(state, session, found, reader)
+            keeps = stamp is not None and stamp.game_id == game.id
+            key = (kept_as, stamp, reader.row.id if reader is not None else None)  # a session: its own page
+            found = state.kept.get(key) if keeps else None
+            if found is not None:
+                return state.kept_page(request, found, reader)
+            response = render(state, session, game, reader)
+            if keeps and isinstance(response, Page) and response.status_code == 200 and (
+                    reader is not None or response.shared):
+                return state.kept_page(request, state.kept.put(key, response.body), reader)
+            return response
 
     return await state.work(read)
 
@@ -93,7 +112,7 @@ async def game(request: Request) -> Response:
                           observe=_mailto(state, f"OBSERVE {found.name}"),
                           unobserve=_mailto(state, f"UNOBSERVE {found.name}"))
 
-    return await _game_page(request, render)
+    return await _game_page(request, render, kept_as=("now",))
 
 
 async def phase(request: Request) -> Response:
@@ -106,7 +125,7 @@ async def phase(request: Request) -> Response:
                                  reader=reader, back=f"/games/{found.name}")
         return state.page(request, "web/phase.html.j2", reader=reader, view=view, game=found)
 
-    return await _game_page(request, render)
+    return await _game_page(request, render, kept_as=("phase", code.casefold()))
 
 
 def _png(data: bytes) -> Response:
@@ -163,8 +182,7 @@ async def deadlines(request: Request) -> Response:
 
     def read() -> Response:
         with state.services.db.reading() as session:
-            found = find_game(session, name)
-            reader = state.reader(session, request, found) if found is not None else None
+            found, reader = state.game_and_reader(session, request, name)
             if found is None or not (state.readable(reader, found) or (
                     token and feed_holder(state.services, found, state.key, token) is not None)):
                 return no_game(state, request, name)

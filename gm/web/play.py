@@ -27,7 +27,7 @@ from gm.commands.absence import player_zone
 from gm.commands.player import deadline_line
 from gm.domain.phases import PhaseKind
 from gm.games import absences, gamefiles, orderbook
-from gm.games.lifecycle import current_seats, find_game
+from gm.games.lifecycle import current_seats
 from gm.games.mailer import format_moment, zone_named
 from gm.games.orderbook import current_orders
 from gm.games.web_access import feed_token_of
@@ -69,8 +69,7 @@ async def play_page(request: Request) -> Response:
 
     def read() -> Response:
         with state.services.db.reading() as session:
-            game = find_game(session, name)
-            reader = state.reader(session, request, game) if game is not None else None
+            game, reader = state.game_and_reader(session, request, name)
             if game is None or reader is None:  # alike: a private game's name is told to nobody
                 return RedirectResponse(f"/games/{name}/signin", status_code=303)
             if reader.role == WebRole.OBSERVER:
@@ -195,8 +194,7 @@ async def _act(request: Request, read: Callable[[dict[str, list[str]]], tuple[st
 
     def work() -> Response:
         with state.services.db.reading() as session:
-            game = find_game(session, name)
-            reader = state.reader(session, request, game) if game is not None else None
+            game, reader = state.game_and_reader(session, request, name)
             if game is None or reader is None:
                 return _signed_out(state, request, name)
             if not (same_origin(request, state.base_url)
@@ -375,8 +373,7 @@ async def check_orders(request: Request) -> Response:
 
     def gate() -> Response | None:
         with state.dry_session() as session:
-            game = find_game(session, name)
-            reader = state.reader(session, request, game) if game is not None else None
+            game, reader = state.game_and_reader(session, request, name)
             if game is None or reader is None:
                 return JSONResponse({"error": "you are not signed in to this game"}, status_code=403)
             if not (same_origin(request, state.base_url) and csrf_of_session_right(state.key, reader.token, token)):
@@ -395,8 +392,7 @@ async def check_orders(request: Request) -> Response:
 
     def work() -> Response:
         with state.dry_session() as session:
-            game = find_game(session, name)
-            reader = state.reader(session, request, game) if game is not None else None
+            game, reader = state.game_and_reader(session, request, name)
             if game is None or reader is None:
                 return JSONResponse({"error": "you are not signed in to this game"}, status_code=403)
             return JSONResponse(try_orders(state, session, game, reader, text))

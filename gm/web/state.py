@@ -1,6 +1,6 @@
 """What every web handler shares (built once by ``gm.web.app.build_app``), and the helpers they
-all use: pages from ``templates/web/`` (Jinja2, autoescaped), work in worker threads, and who
-the reader of a game's page is."""
+all use: pages from ``templates/web/`` (Jinja2, autoescaped), work in worker threads, who the
+reader of a game's page is, and the pages kept as drawn (gm.web.pagecache)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import anyio
 import jinja2
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from gm.commands.registry import CommandTable
 from gm.games.context import Services
@@ -27,11 +27,15 @@ from gm.games.web_access import find_session, session_problem, signing_key, web_
 from gm.store.database import READ_ONLY
 from gm.store.models import Game, WebSession
 from gm.web.dryrun import DrySession
+from gm.web.pagecache import Kept, PageCache
 from gm.web.pictures import Pictures
 from gm.web.security import anonymous_seed, cookie_name, csrf_for_session, set_anonymous_seed, sign, token_in
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 T = TypeVar("T")
+# A page every stranger gets alike: a browser may keep it, asking each time whether it changed
+# (If-None-Match); never a shared cache. Signed-in readers' pages stay uncached (no-store).
+SHARED_PAGE = "private, no-cache"
 
 
 def make_environment() -> jinja2.Environment:
@@ -77,6 +81,30 @@ class Throttle:
             return True
 
 
+class FormToken:
+    """A page's CSRF token that notes whether the page wrote it: a stranger's page that does is
+    that stranger's alone (its token signs the stranger's own seed), and is never kept."""
+
+    def __init__(self, value: str):
+        self.value = value
+        self.written = False
+
+    def __html__(self) -> str:  # how an autoescaped template writes it
+        self.written = True
+        return self.value
+
+    def __str__(self) -> str:
+        self.written = True
+        return self.value
+
+
+class Page(HTMLResponse):
+    """A page drawn by ``WebState.page``; ``shared``: drawn for a stranger without a form token,
+    so the same for every stranger (gm.web.pagecache keeps such pages)."""
+
+    shared = False
+
+
 @dataclass
 class WebState:
     services: Services
@@ -85,6 +113,7 @@ class WebState:
     env: jinja2.Environment = field(default_factory=make_environment)
     limiter: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(4))
     checks: Throttle = field(default_factory=lambda: Throttle(240, 300.0))
+    kept: PageCache = field(default_factory=PageCache)
     _key: bytes | None = None
     _dry: sessionmaker[Session] | None = None
 
@@ -125,12 +154,21 @@ class WebState:
             return None
         return Reader(row, token)
 
+    def game_and_reader(self, session: Session, request: Request, name: str) -> tuple[Game | None, Reader | None]:
+        """The game ``name`` (None: no such game) and the request's signed-in reader of it."""
+        game = find_game(session, name)
+        return game, self.reader(session, request, game) if game is not None else None
+
+    def holds_session(self, request: Request, game_id: int) -> bool:
+        """Whether the request carries a session cookie of the game signed with this site's key
+        (whether the session still works is the database's to say: ``reader``)."""
+        return token_in(self.key, request.cookies.get(cookie_name(game_id, self.secure))) is not None
+
     def signed_in(self, request: Request, name: str) -> bool:
         """Whether the request holds a working session of the game ``name`` (checked before a
         signed-in reader's form is read: anyone else's body is never read)."""
         with self.services.db.reading() as session:
-            game = find_game(session, name)
-            return game is not None and self.reader(session, request, game) is not None
+            return self.game_and_reader(session, request, name)[1] is not None
 
     def readable(self, reader: Reader | None, game: Game) -> bool:
         """Whether the page of ``game`` may be shown to this reader (private games: to its own)."""
@@ -139,14 +177,29 @@ class WebState:
     # -- pages -------------------------------------------------------------------------------
 
     def page(self, request: Request, template: str, status: int = 200, reader: Reader | None = None,
-             **context: Any) -> HTMLResponse:
+             **context: Any) -> Page:
         """A page; its forms carry a CSRF token: the session's, or an anonymous one (set as a cookie)."""
         seed, new = (reader.token, False) if reader is not None else anonymous_seed(request, self.secure)
-        csrf = csrf_for_session(self.key, seed) if reader is not None else sign(self.key, "csrf", seed)
+        csrf = FormToken(csrf_for_session(self.key, seed) if reader is not None else sign(self.key, "csrf", seed))
         html = self.env.get_template(template).render(request=request, reader=reader, csrf=csrf,
                                                       judge=self.services.config.judge_name,
                                                       judge_address=self.services.config.judge_address, **context)
-        response = HTMLResponse(html, status_code=status)
+        response = Page(html, status_code=status)
+        response.shared = reader is None and not csrf.written
+        if new:
+            set_anonymous_seed(response, seed, self.secure)
+        return response
+
+    def kept_page(self, request: Request, kept: Kept, reader: Reader | None) -> Response:
+        """A page kept as drawn (gm.web.pagecache), as ``page`` answers it: a stranger's with its
+        entity tag (304 when the browser holds it already) and an anonymous seed when it has none."""
+        if reader is not None:
+            return HTMLResponse(kept.body)
+        headers = {"etag": kept.etag, "cache-control": SHARED_PAGE}
+        if kept.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        response = HTMLResponse(kept.body, headers=headers)
+        seed, new = anonymous_seed(request, self.secure)
         if new:
             set_anonymous_seed(response, seed, self.secure)
         return response
