@@ -75,22 +75,29 @@ def play(app: App, clock: ManualClock, years: int, seed: int) -> int:
         processed += 1
 
 
+def played_home(home: Path, years: int, seed: int) -> App:
+    """A judge's home (SQLite) with the standard game "g" played ``years`` years (said in a
+    line, untimed); its application, open."""
+    base = default_config(home)
+    config = AppConfig(**{**base.__dict__, "judge_address": "judge@example.test"})
+    config.games_dir.mkdir(parents=True)
+    (config.games_dir / "g.yaml").write_text(SETTINGS)
+    clock = ManualClock()
+    app = App(config, clock=clock)
+    app.scheduler.tick()
+    started = time.perf_counter()
+    phases = play(app, clock, years, seed)
+    print(f"set-up: {phases} phases of a {years}-year standard game played in {time.perf_counter() - started:.1f} s")
+    return app
+
+
 def run(years: int, views: int, seed: int) -> dict[str, float]:
     from starlette.testclient import TestClient
 
     from gm.web.app import build_app
 
     with tempfile.TemporaryDirectory(prefix="gm-bench-web-") as home:
-        base = default_config(Path(home))
-        config = AppConfig(**{**base.__dict__, "judge_address": "judge@example.test"})
-        config.games_dir.mkdir(parents=True)
-        (config.games_dir / "g.yaml").write_text(SETTINGS)
-        clock = ManualClock()
-        app = App(config, clock=clock)
-        app.scheduler.tick()
-        started = time.perf_counter()
-        phases = play(app, clock, years, seed)
-        print(f"set-up: {phases} phases of a {years}-year standard game played in {time.perf_counter() - started:.1f} s")
+        app = played_home(Path(home), years, seed)
         timed = Timed(build_app(app.services, app.intake.table))
         client = TestClient(timed)
         figures: dict[str, float] = {}
