@@ -20,6 +20,7 @@ from gm.commands.registry import CommandTable
 from gm.games.context import Services
 from gm.web import pages, play, signin
 from gm.web.limits import Bounds
+from gm.web.pagecache import PageCache
 from gm.web.pictures import Pictures
 from gm.web.security import SecurityHeaders
 from gm.web.state import TEMPLATES, WebState
@@ -33,8 +34,11 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
             for path in sorted(STATIC.iterdir()) if path.suffix in STATIC_TYPES}
 
 
-def build_app(services: Services, table: CommandTable | None = None, pictures: Pictures | None = None) -> Starlette:
-    state = WebState(services, table or CommandTable(), pictures or Pictures(services))
+def build_app(services: Services, table: CommandTable | None = None, pictures: Pictures | None = None,
+              kept: PageCache | None = None) -> Starlette:
+    """The application; ``kept``: where its pages are kept as drawn (gm.web.pagecache), its own by default."""
+    state = WebState(services, table or CommandTable(), pictures or Pictures(services),
+                     kept=kept if kept is not None else PageCache())
     files = _static_files()
 
     async def static(request: Request) -> Response:
