@@ -1,14 +1,14 @@
 """The web in the same event loop as the mail: pages a second served to many readers at once by a
 running `gm run`, and how soon a mail that comes meanwhile is answered.
 
-    .venv/bin/python bench/web_load.py [--readers 50] [--seconds 10] [--mails 5] [--years 15] [--backlog]
+    .venv/bin/python bench/web_load.py [--readers 50] [--seconds 10] [--mails 5] [--years 15]
 
 Plays a standard game of ``--years`` years on SQLite (as bench/web_page.py, untimed), then starts
 a real `gm run` on that home with its web on a free port of 127.0.0.1. The set-up queued the
-game's mails (its results, eight a phase, with their pictures): the run waits until `gm run` has
-sent them all, unless ``--backlog`` (then the run starts while they go, as after a big
-deadline). After a warm-up round (each page drawn once), for ``--seconds``: ``--readers``
-readers, each on its own keep-alive connection, ask for the game's page and four phase pages in
+game's mails (its results, eight a phase, with their pictures): the bench waits until `gm run`
+has sent them all (else they would take the cores, their pictures drawn, during the run). After a
+warm-up round (each page drawn once), for ``--seconds``: ``--readers`` readers, each on its own
+keep-alive connection, ask for the game's page and four phase pages spread over its history in
 turn, each as soon as the last came; meanwhile ``--mails`` HELP mails, spaced over the run, are
 handed to the judge as a mail server's pipe hands them (gm.transport.handoff), each timed until
 its own answer (the mail whose In-Reply-To names it) is in the outbound Maildir.
@@ -222,7 +222,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--mails", type=int, default=5)
     parser.add_argument("--years", type=int, default=15)
-    parser.add_argument("--backlog", action="store_true", help="start while gm run still sends the set-up's mails")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="gm-bench-web-load-") as folder:
         home = Path(folder) / "home"
@@ -243,19 +242,15 @@ def main(argv: list[str] | None = None) -> int:
                                  stderr=subprocess.DEVNULL)
         try:
             _serving(judge, port, log)
-            if not args.backlog:
-                took = _sent(outbox, queued)
-                print(f"gm run sent the set-up's {queued} mails (and any of a phase it processed at once: "
-                      f"{outbox.count()} in all) in {took:.1f} s before the run")
+            took = _sent(outbox, queued)
+            print(f"gm run sent the set-up's {queued} mails (and any of a phase it processed at once: "
+                  f"{outbox.count()} in all) in {took:.1f} s before the run")
             asyncio.run(_load_run(port, pages, len(pages), 2.0, home, outbox, 1))  # warm: pages drawn
             load_before = _load()
-            out_before = outbox.count()
             cpu_judge = _cpu_seconds(judge.pid)
             run = asyncio.run(_load_run(port, pages, args.readers, args.seconds, home, outbox, args.mails))
             cpu_judge = _cpu_seconds(judge.pid) - cpu_judge  # the mails' last answers may come after the readers
             load_after = _load()
-            backlog = (f"; the outbox held {out_before} mails at the start, {outbox.count()} at the end (the "
-                       f"set-up's {queued} and the answers)") if args.backlog else ""
         finally:
             judge.send_signal(signal.SIGTERM)
             try:
@@ -271,8 +266,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{REQUEST_TIMEOUT:g} s)")
     if run.answered:
         print(f"mails meanwhile, handed over to the judge until their answer is in the outbox: "
-              f"{', '.join(f'{t:.2f}' for t in run.answered)} s (median {statistics.median(run.answered):.2f} s)"
-              f"{backlog}")
+              f"{', '.join(f'{t:.2f}' for t in run.answered)} s (median {statistics.median(run.answered):.2f} s)")
     print(f"processor time a second: the judge {cpu_judge / run.elapsed:.2f} s, the readers (this process) "
           f"{run.cpu_readers / run.elapsed:.2f} s")
     print(f"  {load_before} at the start, {load_after} at the end")
