@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from sqlalchemy.orm import Session
 from gm.store.models import DeadlineRecord, Game, Opening, PhaseRecord, Player, Press, Seat
 
 DEFAULT_BYTES = 64 * 1024 * 1024  # a 15-year game's pages are 230-260 KB each: some 250 of them
+WAIT = 10.0  # seconds a thread waits for another drawing the page it wants, before drawing it itself
 
 
 def _of_the_game(model: Any, column: Any, *where: Any) -> Any:
@@ -92,6 +94,7 @@ class PageCache:
         self._kept: OrderedDict[Hashable, Kept] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
+        self._drawing: dict[Hashable, threading.Event] = {}
 
     def get(self, key: Hashable) -> Kept | None:
         with self._lock:
@@ -114,6 +117,26 @@ class PageCache:
                 _, dropped = self._kept.popitem(last=False)
                 self._size -= len(dropped.body)
         return kept
+
+    @contextmanager
+    def drawing(self, key: Hashable) -> Iterator[Kept | None]:
+        """One thread draws a page at a time: a thread that wants a page another is drawing waits
+        for it and gets what that one kept (None: draw it). After a phase is processed, many
+        readers ask for the game's new page at once; it is drawn once, not by every worker."""
+        with self._lock:
+            other = self._drawing.get(key)
+            if other is None:
+                mine = self._drawing[key] = threading.Event()
+        if other is not None:
+            other.wait(WAIT)
+            yield self.get(key)
+            return
+        try:
+            yield None
+        finally:
+            with self._lock:
+                del self._drawing[key]
+            mine.set()
 
     @property
     def size(self) -> int:

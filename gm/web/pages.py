@@ -86,16 +86,18 @@ async def _game_page(request: Request, render: Callable[[WebState, Session, Game
             game, reader = state.game_and_reader(session, request, name)
             if game is None or not state.readable(reader, game):
                 return no_game(state, request, name)
-            keeps = stamp is not None and stamp.game_id == game.id
+            if stamp is None or stamp.game_id != game.id:
+                return render(state, session, game, reader)
             key = (kept_as, stamp, reader.row.id if reader is not None else None)  # a session: its own page
-            found = state.kept.get(key) if keeps else None
-            if found is not None:
-                return state.kept_page(request, found, reader)
-            response = render(state, session, game, reader)
-            if keeps and isinstance(response, Page) and response.status_code == 200 and (
-                    reader is not None or response.shared):
-                return state.kept_page(request, state.kept.put(key, response.body), reader)
-            return response
+            with state.kept.drawing(key) as found:
+                found = found or state.kept.get(key)
+                if found is not None:
+                    return state.kept_page(request, found, reader)
+                response = render(state, session, game, reader)
+                if isinstance(response, Page) and response.status_code == 200 and (
+                        reader is not None or response.shared):
+                    return state.kept_page(request, state.kept.put(key, response.body), reader)
+                return response
 
     return await state.work(read)
 

@@ -4,6 +4,7 @@ game still missing to strangers; bounded."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable
 from datetime import timedelta
 
@@ -192,3 +193,39 @@ def test_a_strangers_page_that_writes_a_form_token_is_never_shared(kept: tuple[B
     without = state.message(request, "Not found", "There is no such page here.", 404)
     assert 'name="csrf"' in with_form.body.decode() and not with_form.shared  # its token signs this stranger's seed
     assert without.shared
+
+
+def test_a_page_another_thread_draws_is_waited_for_not_drawn_again() -> None:
+    pages = PageCache()
+    drawn: list[str] = []
+    started, release = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with pages.drawing("k") as found:
+            assert found is None  # this thread draws it
+            started.set()
+            release.wait(5)
+            drawn.append("first")
+            pages.put("k", b"page")
+
+    got: list[Kept | None] = []
+
+    def second() -> None:
+        with pages.drawing("k") as found:
+            got.append(found)
+            if found is None:
+                drawn.append("second")
+
+    one = threading.Thread(target=first)
+    one.start()
+    assert started.wait(5)
+    two = threading.Thread(target=second)
+    two.start()
+    two.join(0.2)
+    assert two.is_alive() and not got  # waits for the first
+    release.set()
+    one.join(5)
+    two.join(5)
+    assert drawn == ["first"] and got[0] is not None and got[0].body == b"page"
+    with pages.drawing("k") as found:  # nobody draws it now: this one may
+        assert found is None
