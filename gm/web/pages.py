@@ -179,21 +179,18 @@ async def deadlines(request: Request) -> Response:
     game's only through a secret link of one of its own (``?key=``: gm.games.web_access), or to
     a browser signed in to it; to anyone else it answers as a missing game."""
     state: WebState = request.app.state.web
-    name = request.path_params["name"]
     token = request.query_params.get("key", "")
 
-    def read() -> Response:
-        with state.services.db.reading() as session:
-            found, reader = state.game_and_reader(session, request, name)
-            if found is None or not (state.readable(reader, found) or (
-                    token and feed_holder(state.services, found, state.key, token) is not None)):
-                return no_game(state, request, name)
-            body = deadlines_ics(state.services, session, found, f"{state.base_url}/games/{found.name}")
+    def feed(session: Session, found: Game | None, reader: Reader | None) -> Response:
+        if found is None or not (state.readable(reader, found) or (
+                token and feed_holder(state.services, found, state.key, token) is not None)):
+            return no_game(state, request, request.path_params["name"])
+        body = deadlines_ics(state.services, session, found, f"{state.base_url}/games/{found.name}")
         return Response(body, media_type="text/calendar; charset=utf-8",
                         headers={"content-disposition": f'inline; filename="{found.name}-deadlines.ics"',
                                  "cache-control": "private, max-age=300"})
 
-    return await state.work(read)
+    return await state.with_game(request, feed)
 
 
 async def rules(request: Request) -> Response:

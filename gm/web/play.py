@@ -67,24 +67,22 @@ async def play_page(request: Request) -> Response:
     name = request.path_params["name"]
     done = request.query_params.get("done", "")
 
-    def read() -> Response:
-        with state.services.db.reading() as session:
-            game, reader = state.game_and_reader(session, request, name)
-            if game is None or reader is None:  # alike: a private game's name is told to nobody
-                return RedirectResponse(f"/games/{name}/signin", status_code=303)
-            if reader.role == WebRole.OBSERVER:
-                return RedirectResponse(f"/games/{name}", status_code=303)
-            ctx = _context(state, session, game, reader)
-            label = ctx.power or ("the game master" if ctx.is_gm else reader.role)
-            calendar, secret = calendar_link(state, game, reader)
-            return state.page(request, "web/play.html.j2", reader=reader, game=game, reader_label=label,
-                              calendar=calendar, calendar_secret=secret,
-                              view=game_view(state.services, session, game, state.pictures),
-                              answer=_answer(session, game, reader, done), **_player_part(state, ctx, game),
-                              **(_gm_part(state, session, game) if ctx.is_gm else {}),
-                              **(takeovers.gm_part(state.services, session, game) if ctx.is_gm else {}))
+    def page(session: Session, game: Game | None, reader: Reader | None) -> Response:
+        if game is None or reader is None:  # alike: a private game's name is told to nobody
+            return RedirectResponse(f"/games/{name}/signin", status_code=303)
+        if reader.role == WebRole.OBSERVER:
+            return RedirectResponse(f"/games/{name}", status_code=303)
+        ctx = _context(state, session, game, reader)
+        label = ctx.power or ("the game master" if ctx.is_gm else reader.role)
+        calendar, secret = calendar_link(state, game, reader)
+        return state.page(request, "web/play.html.j2", reader=reader, game=game, reader_label=label,
+                          calendar=calendar, calendar_secret=secret,
+                          view=game_view(state.services, session, game, state.pictures),
+                          answer=_answer(session, game, reader, done), **_player_part(state, ctx, game),
+                          **(_gm_part(state, session, game) if ctx.is_gm else {}),
+                          **(takeovers.gm_part(state.services, session, game) if ctx.is_gm else {}))
 
-    return await state.work(read)
+    return await state.with_game(request, page)
 
 
 def calendar_link(state: WebState, game: Game, reader: Reader) -> tuple[str, bool]:

@@ -159,6 +159,17 @@ class WebState:
         game = find_game(session, name)
         return game, self.reader(session, request, game) if game is not None else None
 
+    async def with_game(self, request: Request, use: Callable[[Session, Game | None, Reader | None], T]) -> T:
+        """``use(session, game, reader)`` in a worker thread, with a session that reads: the game
+        the path names (None: no such game) and the request's signed-in reader of it."""
+        name = request.path_params["name"]
+
+        def read() -> T:
+            with self.services.db.reading() as session:
+                return use(session, *self.game_and_reader(session, request, name))
+
+        return await self.work(read)
+
     def holds_session(self, request: Request, game_id: int) -> bool:
         """Whether the request carries a session cookie of the game signed with this site's key
         (whether the session still works is the database's to say: ``reader``)."""
