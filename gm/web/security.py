@@ -11,7 +11,9 @@
   another site is refused too.
 - Every response: a Content-Security-Policy that runs no script but the site's own file (an
   injected ``<script>`` does nothing), no referrer to other sites (a sign-in link in the address
-  bar never leaks), no framing, no sniffing; pages are not stored by caches.
+  bar never leaks), no framing, no sniffing; pages are not stored by caches, but for a game's
+  pages as every stranger gets them, which a browser may keep and must ask about again each time
+  (its entity tag: gm.web.state.SHARED_PAGE), never a shared cache.
 """
 
 from __future__ import annotations
