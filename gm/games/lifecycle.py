@@ -46,24 +46,33 @@ class Joined:
 _GAME_NAMED = select(Game).where(Game.name == bindparam("name")).options(
     joinedload(Game.seats).joinedload(Seat.player))
 # Locked: whoever changes a game holds its row until commit, so a phase is processed either
-# before a mail's commands or after them, never under them. Only the game's row is locked
-# (PostgreSQL cannot lock the nullable side of an outer join); read again once the lock is
-# held (populate_existing), as it may have changed while this process waited.
-_GAME_NAMED_LOCKED = _GAME_NAMED.with_for_update(of=Game).execution_options(populate_existing=True)
-_GAME_LOCKED = (select(Game).where(Game.id == bindparam("id"))
-                .options(joinedload(Game.seats).joinedload(Seat.player))
-                .with_for_update(of=Game).execution_options(populate_existing=True))
+# before a mail's commands or after them, never under them. The row is locked alone, then the
+# game and its seats read by a statement of their own: on PostgreSQL a statement that waited
+# for a lock sees the locked row as committed since, but the rows joined to it (the seats) as
+# they were when it began, so two players' last orders, each handled while the other's was
+# being committed, each saw the other's power not ready, and the phase never went early.
+_LOCK_NAMED = select(Game.id).where(Game.name == bindparam("name")).with_for_update()
+_LOCK = select(Game.id).where(Game.id == bindparam("id")).with_for_update()
+_GAME_AFRESH = (select(Game).where(Game.id == bindparam("id"))
+                .options(joinedload(Game.seats).joinedload(Seat.player)).execution_options(populate_existing=True))
 
 
 def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None:
     """The game and its seats with their players (nearly every caller needs them); ``lock``:
     for a caller that may change it (held to the end of the transaction)."""
-    return session.scalars(_GAME_NAMED_LOCKED if lock else _GAME_NAMED, {"name": name}).unique().first()
+    if not lock:
+        return session.scalars(_GAME_NAMED, {"name": name}).unique().first()
+    game_id = session.scalar(_LOCK_NAMED, {"name": name})
+    return None if game_id is None else _afresh(session, game_id)
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:
     """The game by its id, locked and read afresh (as ``find_game(lock=True)``)."""
-    return session.scalars(_GAME_LOCKED, {"id": game_id}).unique().first()
+    return None if session.scalar(_LOCK, {"id": game_id}) is None else _afresh(session, game_id)
+
+
+def _afresh(session: Session, game_id: int) -> Game | None:
+    return session.scalars(_GAME_AFRESH, {"id": game_id}).unique().first()
 
 
 def player_for(services: Services, session: Session, email: str, name: str = "", timezone: str | None = None) -> Player:

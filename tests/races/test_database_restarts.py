@@ -15,6 +15,7 @@ import re
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from email import message_from_bytes
 from pathlib import Path
@@ -24,7 +25,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
-from gm.store.models import InboundMail, InboundStatus, OutboundMail, OutboundStatus
+from gm.store.models import Game, InboundMail, InboundStatus, OutboundMail, OutboundStatus
 from tests.races.judge import Judge
 from tests.races.own_postgres import OwnPostgres, free_port
 from tests.races.test_races import REPLY_KINDS, _orders
@@ -85,6 +86,17 @@ def _settled(judge: Judge) -> tuple[list[int], list[int]]:
     return list(new), list(pending)
 
 
+def _unfinished(judge: Judge) -> str:
+    """What the database holds of mails not finished: for a failure's message."""
+    with judge.app().db.reading() as session:
+        mails = session.execute(select(InboundMail.id, InboundMail.sender, InboundMail.status, InboundMail.received_at)
+                                .where(InboundMail.status != InboundStatus.DONE)).all()
+        game = session.execute(select(Game.phase_seq, Game.status, Game.due_at, Game.orders_complete_at, Game.deadline)).all()
+        replies = [m.body[:400] for m in session.scalars(select(OutboundMail).where(OutboundMail.kind.in_(REPLY_KINDS)))]
+    judge.close()
+    return f"mails not done: {mails}, piped: {dict(judge.piped)}, game {game}, replies {replies}"
+
+
 def _died(daemons: list[Any], logs: list[Path]) -> str:
     return "a daemon died:\n" + "\n".join(
         f"exit {d.returncode}: {d.stderr.read().decode(errors='replace')[-2000:]}\n{log.read_text()[-3000:]}"
@@ -94,14 +106,19 @@ def _died(daemons: list[Any], logs: list[Path]) -> str:
 @pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.timeout(240)
+@pytest.mark.parametrize("delivery", ["inbox", "pipe"])
 def test_postgresql_restarted_under_the_daemons_loses_and_repeats_nothing(
-        own_postgres: OwnPostgres, smtp: tuple[Capture, int], tmp_path: Path) -> None:
+        own_postgres: OwnPostgres, smtp: tuple[Capture, int], tmp_path: Path, delivery: str) -> None:
+    """``delivery``: the players' mails dropped into the inbox folder the daemons read, or piped
+    to `gm receive` as a mail server does (handed over to a daemon, or handled alone when none
+    answers; tried again on exit 75), several at once, while the database restarts."""
     capture, port = smtp
     judge = _judge(tmp_path, own_postgres, port)
     rng = random.Random(40)
     logs = [tmp_path / f"daemon{i}.log" for i in (1, 2)]
     daemons = []
     restarts: Counter[str] = Counter()
+    pipes = ThreadPoolExecutor(max_workers=4)
     try:
         judge.start_game()
         daemons = [judge.spawn("--log-file", str(log), "run", "--interval", "1") for log in logs]
@@ -113,20 +130,27 @@ def test_postgresql_restarted_under_the_daemons_loses_and_repeats_nothing(
             own_postgres.restart(mode)
             restarts[mode] += 1
 
-        for _ in range(PHASES):
+        for _ in range(PHASES if delivery == "inbox" else 2):
             seq, orders = _orders(judge, rng)
             judge.close()
             powers = sorted(orders)
+            piped = []
             for number, power in enumerate(powers):
-                judge.drop(judge.mail(power, "\n".join(orders[power]), meant_for=seq))
+                raw = judge.mail(power, "\n".join(orders[power]), meant_for=seq)
+                if delivery == "inbox":
+                    judge.drop(raw)
+                else:
+                    piped.append(pipes.submit(judge.pipe, raw))
                 if number == len(powers) // 2:
                     time.sleep(rng.uniform(0.0, 0.4))
                     restart()  # while the first mails are being stored and handled
+            for pipe in piped:
+                pipe.result()  # each taken at last (exit 0), however many times it was told to try again
             time.sleep(rng.uniform(0.3, 1.0))
             restart()  # the last orders in: while the phase is processed, or its results sent
             deadline = time.monotonic() + 60
             while judge.game_phase()[0] == seq:
-                assert time.monotonic() < deadline, f"phase {seq} was never processed: " + "".join(
+                assert time.monotonic() < deadline, f"phase {seq} was never processed ({_unfinished(judge)}): " + "".join(
                     log.read_text()[-4000:] for log in logs)
                 assert all(d.poll() is None for d in daemons), _died(daemons, logs)
                 time.sleep(0.2)
@@ -140,6 +164,7 @@ def test_postgresql_restarted_under_the_daemons_loses_and_repeats_nothing(
             time.sleep(0.5)
         assert all(d.poll() is None for d in daemons), _died(daemons, logs)
     finally:
+        pipes.shutdown(cancel_futures=True)
         for daemon in daemons:
             daemon.terminate()
         for daemon in daemons:
@@ -169,7 +194,7 @@ def test_postgresql_restarted_under_the_daemons_loses_and_repeats_nothing(
     assert [mid for mid, count in accepted.items() if count > 1] == []  # no process died: no second copy
     assert "Traceback" not in said, said[-3000:]
     assert " is away: " in said and " is back after " in said  # the daemons did meet the restarts
-    print(f"{len(inbound)} mails in, {len(outbox)} out, restarts {dict(restarts)}")
+    print(f"{len(inbound)} mails in, {len(outbox)} out, restarts {dict(restarts)}, piped {dict(judge.piped)}")
 
 
 class StopsTheDatabase(Capture):
