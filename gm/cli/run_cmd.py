@@ -180,11 +180,13 @@ def _say_role(app: App, interval: float) -> None:
     others = startup.others(app.db.engine, "run")
     if app.db.engine.dialect.name == "sqlite":
         log.info("SQLite: gm processes on this host share the database one write at a time")
-    if any(name.startswith("gm run ") for name in others):
-        log.warning("another gm daemon works on this database (%s): safe, the two share the work; stop one if it "
-                    "was started by mistake", ", ".join(others))
-    elif others:
-        log.info("other gm processes on this database now: %s", ", ".join(others))
+    daemons = [name for name in others if name.startswith("gm run ")]
+    if daemons:
+        log.warning("another gm daemon works on this database (%s): safe, the daemons share the work; stop one if it "
+                    "was started by mistake", ", ".join(daemons))
+    passing = [name for name in others if name not in daemons]  # a cron tick, a piped mail: no daemon
+    if passing:
+        log.info("other gm processes on this database now: %s", ", ".join(passing))
 
 
 async def _serve(daemon: Any, interval: float) -> None:

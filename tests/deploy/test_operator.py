@@ -155,7 +155,7 @@ def test_a_second_daemon_says_it_shares_the_database(database: str, tmp_path: Pa
             _wait_for(log, "role: the daemon")
         second = _wait_for(logs[1], f"another gm daemon works on this database (gm run {socket.gethostname()}:"
                                     f"{daemons[0].pid})")
-        assert " WARNING gm.run: another gm daemon" in second and "safe, the two share the work" in second
+        assert " WARNING gm.run: another gm daemon" in second and "safe, the daemons share the work" in second
         checked = _gm(config, "check")
         assert "other processes: working on this database now: gm run " in checked.stdout, checked.stdout
     finally:
