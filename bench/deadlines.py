@@ -71,7 +71,7 @@ from gm.services.sending import Dispatcher
 from gm.settings.reader import read_settings
 from gm.store.models import OutboundMail, OutboundStatus
 from gm.store.revisions import newest_revision
-from stores import Statements, load_average, postgres_admin_url, prepared, profiled
+from stores import CPU, Statements, load_average, postgres_admin_url, prepared, profiled
 
 SETTINGS = """\
 name: {name}
@@ -196,6 +196,7 @@ class Outcome:
     elapsed: float  # ... until the last results mail was handed over
     shares: list[Share]
     sample: Any
+    cpu: dict[str, float]  # CPU seconds used in the run: by gm's processes, by PostgreSQL's; the seconds passed
 
 
 def daemon_parts(app: App, sender: HandOver) -> tuple[Workers, Dispatcher, list[float], list[int]]:
@@ -305,6 +306,8 @@ def whole_way(app: App, clock: ManualClock, games: int, other: Second | None = N
     results = games * 8
     sender = HandOver(None if other else results)
     workers, dispatcher, ticked, processed = daemon_parts(app, sender)
+    cpu = CPU(app.db.engine)
+    used: dict[str, float] = {}
 
     async def all_sent() -> None:
         while await asyncio.to_thread(_results_sent, app) < results:
@@ -316,6 +319,7 @@ def whole_way(app: App, clock: ManualClock, games: int, other: Second | None = N
         await warm(app, workers, games)
         if other is not None:
             await asyncio.to_thread(other.ready)
+        await asyncio.to_thread(cpu.start)
         clock.advance(PAST_DEADLINE)
         daemon = Daemon(Idle(), app.intake, app.scheduler, dispatcher)  # type: ignore[arg-type]
         if other is not None:
@@ -325,6 +329,7 @@ def whole_way(app: App, clock: ManualClock, games: int, other: Second | None = N
         if other is None:
             await sender.done.wait()  # timed until here; then every mail's record as sent waited for
         await all_sent()
+        used.update(await asyncio.to_thread(cpu.parts))  # before either process stops
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
         return started
@@ -340,7 +345,7 @@ def whole_way(app: App, clock: ManualClock, games: int, other: Second | None = N
     handed = sum(s.handed for s in shares)
     pictured = sum(s.pictured for s in shares)
     assert pictured == handed, f"only {pictured} of {handed} results mails with a picture"
-    return Outcome(max(ticks) - started, max(lasts) - started, shares, sender.sample)
+    return Outcome(max(ticks) - started, max(lasts) - started, shares, sender.sample, used)
 
 
 def check(app: App, games: int, shares: list[Share]) -> str:
@@ -442,6 +447,11 @@ def run_one(backend: str, games: int, tick_only: bool = False, statements: bool 
           f"peak memory {' and '.join(f'{p:.0f}' for p in [peak, *(s.peak for s in outcome.shares[1:])])} MB; "
           f"set-up: {how}")
     print(f"{'':>10}  {checked}; games processed by each scheduler: {' + '.join(str(s.processed) for s in outcome.shares)}")
+    used = outcome.cpu
+    total = used["gm"] + used["postgresql"]
+    print(f"{'':>10}  CPU: gm's processes {used['gm']:.1f} s" + (f" + PostgreSQL's {used['postgresql']:.1f} s"
+          if backend == "postgresql" else "") + f" = {total / games * 1000:.1f} ms a game; "
+          f"{total / used['wall']:.2f} cores busy on average over the run")
     print(f"{'':>10}  load {loads}")
     if outcome.sample is not None:
         print(f"{'':>10}  writing one results mail out ({size / 1024:.0f} KB) takes the email generator "

@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -146,6 +147,72 @@ def _kind(statement: str) -> str:
 def _after(words: list[str], keyword: str) -> str:
     upper = [w.upper() for w in words]
     return words[upper.index(keyword) + 1] if keyword in upper[:-1] else ""
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """The CPU time (user and system) each process has used so far, by its id; one gone is left out."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime (fields 14 and 15 of stat)
+    return used
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process started under it (its drawing workers, a second process's)."""
+    children: dict[int, list[int]] = collections.defaultdict(list)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children[int(fields[1])].append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo.extend(children.get(found[-1], []))
+    return found
+
+
+def postgres_backends(engine: Engine) -> list[int]:
+    """The server processes serving connections to ``engine``'s database now (on this machine)."""
+    if engine.dialect.name != "postgresql":
+        return []
+    with engine.connect() as connection:
+        return list(connection.execute(text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalars())
+
+
+class CPU:
+    """The CPU time a run costs: this process and those under it, and the PostgreSQL server
+    processes serving its database (a connection closed during the run takes its time with it).
+    ``start()``, then ``parts()``: seconds used since, by whom."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.before: dict[int, float] = {}
+        self.server: set[int] = set()
+        self.started = 0.0
+
+    def _now(self) -> tuple[dict[int, float], set[int]]:
+        server = set(postgres_backends(self.engine))
+        return cpu_seconds(descendants(os.getpid()) + sorted(server)), server
+
+    def start(self) -> None:
+        self.before, self.server = self._now()
+        self.started = time.monotonic()
+
+    def parts(self) -> dict[str, float]:
+        """Seconds of CPU used by gm's processes and by the server's, and the seconds passed."""
+        after, server = self._now()
+        used = {pid: seconds - self.before.get(pid, 0.0) for pid, seconds in after.items()}
+        return {"gm": sum(v for pid, v in used.items() if pid not in server),
+                "postgresql": sum(v for pid, v in used.items() if pid in server),
+                "wall": time.monotonic() - self.started}
 
 
 def load_average() -> str:
