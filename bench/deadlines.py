@@ -33,7 +33,8 @@ set-up takes. ``--fresh`` builds them again (after a change to what gm stores fo
 queueing, no mail sent). PostgreSQL: $GM_TEST_POSTGRES_URL, else the server
 scripts/start-postgres starts (bench/stores.py). Each backend runs in a process of its own, so
 the peak memory printed is that backend's alone; the machine's load is printed at the start and
-at the end of the timed run. ``--statements`` prints the SQL statements per game; ``--profile
+at the end of the timed run, and the CPU time the run cost (its processes and those under them,
+PostgreSQL's server processes serving its database) with how many cores that kept busy. ``--statements`` prints the SQL statements per game; ``--profile
 FILE`` runs the tick under cProfile (with ``--tick-only``).
 """
 
