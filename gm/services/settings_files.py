@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from gm.games.context import Services
 from gm.games.mailer import wrap
 from gm.games.notices import tell_gm
-from gm.settings.files import digest, settings_files
+from gm.settings.files import digest, not_read_yet, settings_files
 from gm.store.models import AuditEntry, Game
 from gm.store.retry import DatabaseBusy, in_transaction, said
 
@@ -57,11 +57,10 @@ class SettingsFiles:
             changed.append(path)
         if not changed:
             return report
-        made = {} if force else self._digests_made([str(path) for path in changed])
-        for path in changed:
-            text = path.read_text(encoding="utf-8")
-            if made.get(str(path)) != {digest(text)}:
-                self.sync_file(path, report, text)
+        texts = {str(path): path.read_text(encoding="utf-8") for path in changed}
+        made = {} if force else self._digests_made(list(texts))
+        for source in not_read_yet({source: digest(text) for source, text in texts.items()}, made):
+            self.sync_file(Path(source), report, texts[source])
         return report
 
     def _digests_made(self, sources: list[str]) -> dict[str, set[str]]:

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
+from gm.settings.files import not_read_yet
 from gm.store.revisions import newest_revision
 from gm.store.status import GameStatus, InboundStatus, OutboundStatus
 
@@ -70,10 +71,8 @@ def work_due(url: str, now: datetime, files: dict[str, str]) -> str:
         made: defaultdict[str, set[str]] = defaultdict(set)
         for source, digest in cursor.fetchall():
             made[source].add(digest)
-    for path, digest in files.items():
-        if made.get(path) != {digest}:
-            return f"the settings file {path}, new or changed"
-    return ""
+    unread = not_read_yet(files, made)
+    return f"the settings file {unread[0]}, new or changed" if unread else ""
 
 
 @contextmanager
