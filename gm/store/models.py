@@ -363,7 +363,9 @@ class InboundMail(Base):
 class OutboundMail(Base):
     __tablename__ = "outbox"
     __table_args__ = (
-        Index("ix_outbox_due", "status", "next_attempt_at"),
+        # The pending mails in the order they are claimed (gm.services.sending), never passing the
+        # mail sent before them.
+        Index("ix_outbox_queue", "status", "id"),
         Index("ix_outbox_recipient", "to_address", "created_at", "kind"),  # per-sender rate limits, read from the index alone
     )
 
