@@ -53,6 +53,11 @@ _GAME_NAMED = select(Game).where(Game.name == bindparam("name")).options(
 # being committed, each saw the other's power not ready, and the phase never went early.
 _LOCK_NAMED = select(Game.id).where(Game.name == bindparam("name")).with_for_update()
 _LOCK = select(Game.id).where(Game.id == bindparam("id")).with_for_update()
+# For the scheduler's first pass alone (over the due games, and the open powers' offers): a game
+# another transaction holds is passed over, not waited for, so two processes ticking at once share
+# the games instead of each waiting on the one the other is processing (a mail's commands must
+# still wait for their game).
+_LOCK_IF_FREE = select(Game.id).where(Game.id == bindparam("id")).with_for_update(skip_locked=True)
 _GAME_AFRESH = (select(Game).where(Game.id == bindparam("id"))
                 .options(joinedload(Game.seats).joinedload(Seat.player)).execution_options(populate_existing=True))
 
@@ -66,9 +71,12 @@ def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None
     return None if game_id is None else _afresh(session, game_id)
 
 
-def lock_game(session: Session, game_id: int) -> Game | None:
-    """The game by its id, locked and read afresh (as ``find_game(lock=True)``)."""
-    return None if session.scalar(_LOCK, {"id": game_id}) is None else _afresh(session, game_id)
+def lock_game(session: Session, game_id: int, *, skip_held: bool = False) -> Game | None:
+    """The game by its id, locked and read afresh (as ``find_game(lock=True)``); None if there is
+    none. ``skip_held``: None at once, not waiting, while another transaction holds the game
+    (PostgreSQL's SKIP LOCKED; on SQLite the transaction holds the whole database already)."""
+    locked = session.scalar(_LOCK_IF_FREE if skip_held else _LOCK, {"id": game_id})
+    return None if locked is None else _afresh(session, game_id)
 
 
 def _afresh(session: Session, game_id: int) -> Game | None:

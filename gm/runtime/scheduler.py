@@ -4,13 +4,19 @@ deadlines, and the offers of open powers passed on when a standby's time to answ
 ``tick`` is safe to run from several processes at once: each game is advanced in its own
 transaction that locks the game row (PostgreSQL) or the database (SQLite) and checks again
 that the game is still due; a mail's commands lock the same row, so a phase is processed
-wholly before or wholly after them. A game whose lock is not had in time is left for the next
-tick (``TickReport.busy`` says so).
+wholly before or wholly after them. The due games are taken in two passes: the first passes
+over a game another transaction holds (PostgreSQL's SKIP LOCKED), so two processes ticking at
+once share the games instead of each waiting on the one the other is processing; the second
+takes those passed over, waiting for their locks (most are found processed by the other
+process, a game held by a mail's commands is processed after them), so a tick still does all
+that was due when it began. The offers of open powers are passed on the same way. A game whose
+lock is not had in time is left for the next tick (``TickReport.busy`` says so).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -35,6 +41,14 @@ class TickReport:
     busy: list[str] = field(default_factory=list)  # work left for the next tick, and why
 
 
+def in_two_passes(keys: list[int], one: Callable[[int, bool], bool]) -> None:
+    """``one(key, skip_held)`` for each key, passing over those whose game another transaction
+    holds (``one`` says False), then for those passed over, waiting for their games."""
+    passed = [key for key in keys if not one(key, True)]
+    for key in passed:
+        one(key, False)
+
+
 class Scheduler:
     def __init__(self, services: Services):
         self.services = services
@@ -46,41 +60,58 @@ class Scheduler:
         synced = self.settings_files.sync()
         report.refused_settings += synced.refused
         report.busy += synced.busy
-        for game_id in self.due_games():
-            try:
-                done = in_transaction(self.services.db, f"game {game_id}",
-                                      lambda session, game_id=game_id: self.advance(session, game_id))
-            except DatabaseBusy as exc:
-                said(exc)
-                report.busy.append(str(exc))
-            else:  # reported once committed: a unit of work run again reports once
-                report.reminded += done.reminded
-                report.processed += done.processed
-            self.services.faults.point("after-commit")
-        for opening_id in self.due_openings():
-            try:
-                in_transaction(self.services.db, f"open power {opening_id}",
-                               lambda session, opening_id=opening_id: self.pass_offer(session, opening_id))
-            except DatabaseBusy as exc:
-                said(exc)
-                report.busy.append(str(exc))
+        in_two_passes(self.due_games(), lambda game_id, skip_held: self._advance_one(game_id, skip_held, report))
+        in_two_passes(self.due_openings(),
+                      lambda opening_id, skip_held: self._pass_offer_one(opening_id, skip_held, report))
         return report
+
+    def _advance_one(self, game_id: int, skip_held: bool, report: TickReport) -> bool:
+        """One game advanced in a transaction of its own; False: passed over (``skip_held``)."""
+        try:
+            done = in_transaction(self.services.db, f"game {game_id}",
+                                  lambda session: self.advance(session, game_id, skip_held=skip_held))
+        except DatabaseBusy as exc:  # left for the next tick, not taken again in this one
+            said(exc)
+            report.busy.append(str(exc))
+            done = TickReport()
+        if done is None:
+            return False
+        report.reminded += done.reminded  # reported once committed: a unit of work run again reports once
+        report.processed += done.processed
+        self.services.faults.point("after-commit")
+        return True
+
+    def _pass_offer_one(self, opening_id: int, skip_held: bool, report: TickReport) -> bool:
+        """One open power's offer passed on in a transaction of its own; False: passed over."""
+        try:
+            return in_transaction(self.services.db, f"open power {opening_id}",
+                                  lambda session: self.pass_offer(session, opening_id, skip_held=skip_held))
+        except DatabaseBusy as exc:  # left for the next tick, not taken again in this one
+            said(exc)
+            report.busy.append(str(exc))
+            return True
 
     def due_openings(self) -> list[int]:
         with self.services.db.reading() as session:
             return openings.due(session, self.services.clock.now())
 
-    def pass_offer(self, session: Session, opening_id: int) -> None:
-        """A standby's time to answer for an open power is over: the next one's turn, or everyone's."""
+    def pass_offer(self, session: Session, opening_id: int, *, skip_held: bool = False) -> bool:
+        """A standby's time to answer for an open power is over: the next one's turn, or everyone's.
+        False: its game was not locked (``skip_held``: another transaction holds it), nothing done."""
         from gm.games.lifecycle import lock_game
 
         found = session.get(Opening, opening_id)
-        game = lock_game(session, found.game_id) if found is not None else None
-        opening = session.get(Opening, opening_id, populate_existing=True) if game is not None else None
+        if found is None:
+            return True  # another process got here first
+        game = lock_game(session, found.game_id, skip_held=skip_held)
+        if game is None:
+            return not skip_held
+        opening = session.get(Opening, opening_id, populate_existing=True)
         now = self.services.clock.now()
-        if game is None or opening is None or opening.offer_until is None or opening.offer_until > now:
-            return  # another process got here first
+        if opening is None or opening.offer_until is None or opening.offer_until > now:
+            return True  # another process got here first
         openings.advance(self.services, session, game, opening)
+        return True
 
     def due_games(self) -> list[int]:
         now = self.services.clock.now()
@@ -89,8 +120,9 @@ class Scheduler:
                 select(Game.id).where(Game.status == GameStatus.ACTIVE, Game.due_at <= now).order_by(Game.due_at)
             ))
 
-    def advance(self, session: Session, game_id: int) -> TickReport:
-        """One game's due work, in the caller's transaction; what was done."""
+    def advance(self, session: Session, game_id: int, *, skip_held: bool = False) -> TickReport | None:
+        """One game's due work, in the caller's transaction; what was done. None: the game was not
+        locked (``skip_held``: another transaction holds it, or it is gone), nothing done."""
         # Loaded with the first game due: a cron tick with nothing due loads neither the adjudicator
         # nor the games' rules (bench/startup.py).
         from gm.games.lifecycle import lock_game
@@ -99,7 +131,10 @@ class Scheduler:
         from gm.services.processing import process
 
         done = TickReport()
-        game = lock_game(session, game_id)
+        game = lock_game(session, game_id, skip_held=skip_held)
+        if game is None and skip_held:
+            log.debug("game %s: held by another transaction; taken again after the others", game_id)
+            return None
         now = self.services.clock.now()
         if game is None or not is_due(self.services, game, now):
             log.debug("game %s: no longer due (another process advanced it)", game_id)
