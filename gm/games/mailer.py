@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from gm.clock import Clock
@@ -122,6 +122,8 @@ def make_environment(directory: Path = TEMPLATES_DIR) -> Environment:
 
 _OUTBOX = OutboundMail.__table__
 _OUTBOX_INSERT = insert(_OUTBOX)  # built once
+# Which of these Message-IDs are in the outbox already (``Mailer.message_ids``).
+_TAKEN = select(_OUTBOX.c.message_id).where(_OUTBOX.c.message_id.in_(bindparam("ids", expanding=True)))
 
 
 def queued_in(session: Session) -> list[str]:
@@ -153,27 +155,45 @@ class Mailer:
         name = RULES_TEMPLATE.format(variant=variant)
         return name if name in self._templates else None
 
-    def message_id(self, session: Session, row: dict[str, Any], taken: Counter[str] | None = None) -> str:
-        """The Message-ID of a mail to queue, from what the mail is: its game and the game's
-        phase, its kind, its recipient, the mail it answers, and how many such mails were queued
-        before it. A mail made again (after a restore, a rollback, a mail delivered again) is
-        the same mail to a mail service that recognises copies by it. ``taken``: those counted
-        already in the same batch of rows."""
+    def message_prefix(self, session: Session, row: dict[str, Any]) -> str:
+        """What a mail to queue is, as the start of its Message-ID: its game and the game's phase,
+        its kind, its recipient, the mail it answers. The number after it counts the mails of
+        the same prefix queued before (``message_ids``), so a mail made again (after a restore, a
+        rollback, a mail delivered again) is the same mail to a mail service that recognises
+        copies by its Message-ID."""
         game = session.get(Game, row["game_id"]) if row.get("game_id") else None
         what = "|".join(str(part) for part in (
             row.get("game_id") or "", game.phase_seq if game is not None else "", row["kind"],
             row["to_address"].strip().lower(), row.get("in_reply_to") or ""))
-        prefix = f"<gm.{hashlib.sha256(what.encode()).hexdigest()[:24]}."
-        # The first number free, each asked by its whole Message-ID (the unique index answers it
-        # at once: a count of the prefix is a LIKE, which no index serves, over the whole outbox).
-        counted = taken if taken is not None else Counter()
-        number = counted[prefix]
+        return f"<gm.{hashlib.sha256(what.encode()).hexdigest()[:24]}."
+
+    def message_ids(self, session: Session, prefixes: list[str]) -> list[str]:
+        """The Message-IDs of mails queued together, one for each of ``prefixes`` in order: for
+        each prefix, the lowest numbers free, in order. Every candidate is asked in one statement
+        by its whole Message-ID (the unique index answers it at once: a count of the prefix is a
+        LIKE, which no index serves, over the whole outbox). Only when some are taken are more
+        asked: at least as many again as were asked for that prefix, so that a prefix with many
+        mails before it costs a few statements, not one a mail."""
+        def named(prefix: str, number: int) -> str:
+            return f"{prefix}{number}@{self.config.domain}>"
+
+        needed = Counter(prefixes)
+        free: dict[str, list[int]] = {prefix: [] for prefix in needed}
+        asked: Counter[str] = Counter()  # each prefix's numbers asked so far: 0 up to this
+        lacking = dict(needed)
         connection = session.connection()
-        while connection.scalar(select(_OUTBOX.c.id).where(
-                _OUTBOX.c.message_id == f"{prefix}{number}@{self.config.domain}>")) is not None:
-            number += 1
-        counted[prefix] = number + 1
-        return f"{prefix}{number}@{self.config.domain}>"
+        while lacking:
+            ranges = {prefix: range(asked[prefix], asked[prefix] + max(count, asked[prefix]))
+                      for prefix, count in lacking.items()}
+            taken = set(connection.scalars(_TAKEN, {"ids": [
+                named(prefix, number) for prefix, numbers in ranges.items() for number in numbers]}))
+            for prefix, numbers in ranges.items():
+                free[prefix].extend(number for number in numbers if named(prefix, number) not in taken)
+                asked[prefix] = numbers.stop
+            lacking = {prefix: needed[prefix] - len(free[prefix])
+                       for prefix in lacking if len(free[prefix]) < needed[prefix]}
+        numbers = {prefix: iter(found) for prefix, found in free.items()}
+        return [named(prefix, next(numbers[prefix])) for prefix in prefixes]
 
     def is_own_message_id(self, message_id: str) -> bool:
         text = message_id.strip()
@@ -195,10 +215,10 @@ class Mailer:
         they refer to are stored already (their ids are known), so the session's pending
         changes need not be flushed first; they are at commit, or at the next query."""
         if rows:
-            taken: Counter[str] = Counter()
-            for row in rows:
-                if not row.get("message_id"):
-                    row["message_id"] = self.message_id(session, row, taken)
+            unnamed = [row for row in rows if not row.get("message_id")]
+            prefixes = [self.message_prefix(session, row) for row in unnamed]
+            for row, message_id in zip(unnamed, self.message_ids(session, prefixes), strict=True):
+                row["message_id"] = message_id
             session.connection().execute(_OUTBOX_INSERT, rows)
             queued_in(session).extend(row["message_id"] for row in rows)
 
