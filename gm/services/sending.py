@@ -77,10 +77,18 @@ AHEAD = 40  # mails read (their pictures drawing) before the one being sent, whe
 NO_PICTURE = "\n\n(The map picture could not be drawn for this mail; the judge's administrator has been told.)\n"
 
 _OUTBOX = OutboundMail.__table__
-_CLAIMABLE = (select(_OUTBOX.c.id)  # built once
-              .where(_OUTBOX.c.status == OutboundStatus.PENDING, _OUTBOX.c.next_attempt_at <= bindparam("now"),
-                     or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < bindparam("now")))
+_FREE = (_OUTBOX.c.status == OutboundStatus.PENDING, _OUTBOX.c.next_attempt_at <= bindparam("now"),
+         or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < bindparam("now")))  # due, claimed by none
+_CLAIMABLE = (select(_OUTBOX.c.id).where(*_FREE)  # built once
               .order_by(_OUTBOX.c.id).limit(bindparam("limit")).with_for_update(skip_locked=True))
+# The other mails that carry the picture of a phase claimed: a phase's picture is drawn by the
+# process that claims its first mail, not by each of two processes that split its mails.
+_SAME_PICTURE = (select(_OUTBOX.c.id)
+                 .where(*_FREE, _OUTBOX.c.id.not_in(bindparam("ids", expanding=True)),
+                        _OUTBOX.c.attach_phase_id.in_(
+                            select(_OUTBOX.c.attach_phase_id).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)),
+                                                                    _OUTBOX.c.attach_phase_id.is_not(None))))
+                 .order_by(_OUTBOX.c.id).with_for_update(skip_locked=True))
 _CLAIM = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
           .values(lease_until=bindparam("until"), lease_owner=bindparam("owner")))
 _RELEASE = (update(_OUTBOX).where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)),
@@ -410,12 +418,16 @@ class Dispatcher:
                     log.warning("mail %s was sent; recording it waits: %s", mail_id, exc)
 
     def _claim(self, count: int) -> list[int]:
+        """The ``count`` lowest mails due that no process holds, and with them the others due that
+        carry a picture of the same phase, held by this process for ``outbox_lease`` seconds."""
         now = self.services.clock.now()
 
         def claim(session: Session) -> list[int]:
             connection = session.connection()
             ids = list(connection.execute(_CLAIMABLE, {"now": now, "limit": count}).scalars())
             if ids:
+                ids += connection.execute(_SAME_PICTURE, {"now": now, "ids": ids}).scalars()
+                ids.sort()
                 until = now + timedelta(seconds=self.services.config.outbox_lease)
                 connection.execute(_CLAIM, {"ids": ids, "until": until, "owner": self.owner})
                 self._leases.update(dict.fromkeys(ids, until))

@@ -377,7 +377,8 @@ class OutboundMail(Base):
     body: Mapped[str] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(300), unique=True)
     in_reply_to: Mapped[str | None] = mapped_column(String(998))
-    attach_phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id", ondelete="SET NULL"))
+    # Indexed: a sender claims the mails that carry one phase's picture together (gm.services.sending).
+    attach_phase_id: Mapped[int | None] = mapped_column(ForeignKey("phases.id", ondelete="SET NULL"), index=True)
     status: Mapped[str] = mapped_column(String(20), default=OutboundStatus.PENDING)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column()

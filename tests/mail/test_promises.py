@@ -145,6 +145,21 @@ def test_a_mail_claimed_by_one_process_is_not_sent_by_another(post: Post) -> Non
     assert asyncio.run(first._send_one(claimed[0], {})) == 0  # its claim was taken over: it sends nothing
 
 
+def test_the_mails_of_a_phase_are_claimed_together_so_one_process_draws_its_picture(post: Post) -> None:
+    services = post.world.services
+    first, second = Dispatcher(services, FakeSender(), owner="one"), Dispatcher(services, FakeSender(), owner="two")
+    asyncio.run(first.drain())  # the set-up's mails, which carry no picture
+    post.world.clock.advance(timedelta(hours=49))
+    post.world.tick()  # Spring 1901's results, each with its picture
+    with services.db.sessions() as session:
+        pictured = set(session.scalars(select(OutboundMail.id).where(OutboundMail.attach_phase_id.is_not(None),
+                                                                     OutboundMail.status == OutboundStatus.PENDING)))
+    assert len(pictured) >= 8
+    claimed = first._claim(3)
+    assert pictured <= set(claimed) and claimed == sorted(claimed)
+    assert not pictured & set(second._claim(500))
+
+
 def test_a_mail_that_cannot_be_built_is_set_aside_and_the_others_go(post: Post, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     services = post.world.services
     sender = FakeSender()
