@@ -158,7 +158,7 @@ class HandOver:
         self.done = asyncio.Event()
 
     async def send(self, message) -> None:  # type: ignore[no-untyped-def]
-        self.ids.append(message["Message-ID"])
+        self.ids.append(str(message["Message-ID"]))  # the text: the header object keeps its parse tree (10 KB)
         if message["X-GM-Kind"] == "results":
             self.handed += 1
             self.pictured += any(p.get_content_type() == "image/png" for p in message.iter_attachments())
