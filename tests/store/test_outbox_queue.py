@@ -1,7 +1,8 @@
 """A sender's claim reads the pending mails in the order it claims them, by ``ix_outbox_queue``:
 neither sorting every pending mail due (SQLite by the index it had before) nor walking past every
 mail ever sent (PostgreSQL by the primary key), which made a claim cost more with every mail the
-judge had sent."""
+judge had sent; and the mails of the same phases it takes with them by their phase, never by
+walking every pending mail."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, event, text
 
-from gm.services.sending import _CLAIMABLE
+from gm.services.sending import _CLAIMABLE, _SAME_PICTURE
 from gm.store.database import make_engine, upgrade
 from tests.store.conftest import fresh_postgres_database
 
@@ -52,6 +53,18 @@ def test_sqlite_claims_by_the_queue_index_without_sorting(tmp_path) -> None:  # 
     engine.dispose()
     assert "USING INDEX ix_outbox_queue (status=?)" in plan, plan
     assert "TEMP B-TREE" not in plan, plan  # no sort: the index gives the claim's order
+
+
+def test_sqlite_finds_a_phase_s_other_mails_by_their_phase_not_by_the_queue(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The mails claimed with the first ones (the same phase's picture): SQLite, which keeps no
+    statistics, is left only the index on the phase to choose (PostgreSQL's statistics choose)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'gm.db'}")
+    upgrade(engine)
+    with engine.connect() as connection, explained(connection, "EXPLAIN QUERY PLAN "):
+        plan = " | ".join(row[-1] for row in connection.execute(_SAME_PICTURE, {"now": NOW, "ids": [1, 2, 3]}))
+    engine.dispose()
+    assert "USING INDEX ix_outbox_attach_phase_id (attach_phase_id=?)" in plan, plan
+    assert "ix_outbox_queue" not in plan, plan
 
 
 @pytest.fixture
