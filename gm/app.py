@@ -61,9 +61,10 @@ class App:
         inbox = make_inbox(self.config.inbound, DatabaseWatermarks(self.db), self.config.read_limit)
         web = self.config.web is not None  # a web: section: `gm run` serves it too
         from gm.transport.handoff import socket_path
+        from gm.transport.spool import Spool, spool_path
 
         return Daemon(inbox, self.intake, self.scheduler, self.dispatcher(), lambda: [self.web_server()] if web else [],
-                      handoff=socket_path(self.config.home))
+                      handoff=socket_path(self.config.home), spool=Spool(spool_path(self.config.home)))
 
     def web_app(self):  # type: ignore[no-untyped-def]
         """The web window's application (docs/web.md), on the same services as the mail."""

@@ -13,7 +13,7 @@ receives is printed.
 The demo's clock starts two hours before the moment it is run (to the minute), so that the game
 it leaves behind goes on in real time: its home holds a configuration (``gm.yaml``) and each
 player's sign-on (``players.txt``), and it ends by printing how to play on (``gm demo mail``,
-``gm --config HOME/gm.yaml receive``, ``gm --config HOME/gm.yaml web``).
+``gm --config HOME/gm.yaml receive --wait``, ``gm --config HOME/gm.yaml web``).
 
 In a variant whose players found their powers (its map lists none), the players mail JOIN
 with a choice the variant offers; the second asks first for the first one's choice and is
@@ -239,8 +239,9 @@ class Demo:
                      "add orders or")
             self.say("      commands (from a file: ... < orders.txt); every player's and the game master's sign-on "
                      f"is in {home / PLAYERS}")
-        self.say(f"  {gm} receive < mail.eml")
-        self.say("      any whole mail (From:, To: judge@example.test, the body), as a mail server would hand it over")
+        self.say(f"  {gm} receive --wait < mail.eml")
+        self.say("      any whole mail (From:, To: judge@example.test, the body), as a mail server would hand it over;")
+        self.say("      --wait: answered before it returns (a mail server's pipe leaves that to a process of its own)")
         self.say(f"  {gm} web")
         self.say("      the game's web pages on http://127.0.0.1:8080/games/demo (WEB demo, mailed, gives a sign-in link)")
         self.say(f"  {gm} run")

@@ -24,9 +24,10 @@ from gm.runtime.scheduler import Scheduler, TickReport
 from gm.services.intake import Intake
 from gm.services.sending import Dispatcher, Drained
 from gm.store.retry import DatabaseBusy, or_left_for_later, said
-from gm.transport import Deferred, Inbox, InboxUnavailable
+from gm.transport import Deferred, Deliver, Inbox, InboxUnavailable
 from gm.transport.handoff import Answer, Outcome
 from gm.transport.handoff_server import HandoffServer
+from gm.transport.spool import Spool
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +69,15 @@ class RoundReport:
 
 class Daemon:
     def __init__(self, inbox: Inbox, intake: Intake, scheduler: Scheduler, dispatcher: Dispatcher,
-                 servers: Callable[[], Sequence[Serves]] = tuple, handoff: Path | None = None):
+                 servers: Callable[[], Sequence[Serves]] = tuple, handoff: Path | None = None,
+                 spool: Spool | None = None):
         self.inbox = inbox
         self.intake = intake
         self.scheduler = scheduler
         self.dispatcher = dispatcher
         self.servers = servers  # made and served beside the loops by `gm run` only (the web, when configured)
         self.handoff = handoff  # where `gm run` takes the mails `gm receive` hands over (gm.transport.handoff)
+        self.spool = spool  # where `gm receive` leaves them when no `gm run` takes them (gm.transport.spool)
         self._wake_sender = asyncio.Event()
         self._ticking = asyncio.Lock()  # one scheduler tick at a time (the mail's and the timer's)
 
@@ -96,12 +99,24 @@ class Daemon:
         except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
             log.warning("inbox unavailable: %s", exc)
             report.busy.append(f"the inbox could not be read ({exc}); its mail waits there for the next run")
+        try:
+            with or_left_for_later("the spool", report.busy):
+                await self._take_spooled(take)
+        except Deferred as exc:
+            report.busy.append(str(exc))
+        except OSError as exc:
+            report.busy.append(f"the spool could not be read ({exc}); its mail waits there for the next run")
         await asyncio.to_thread(self._handle_left_unhandled, report)
         with or_left_for_later("the deadlines", report.busy):
             await asyncio.to_thread(self.scheduler.tick, report.tick)
         with or_left_for_later("sending", report.busy):
             await self.dispatcher.drain(drained=report.drained)
         return report
+
+    async def _take_spooled(self, take: Deliver) -> None:
+        """The mails `gm receive` left in the spool, unless its own process takes them now."""
+        if self.spool is not None and self.spool.waiting():
+            await self.spool.take_all(take)
 
     def _handle_left_unhandled(self, report: RoundReport) -> None:
         with or_left_for_later("mails left unhandled", report.busy):
@@ -176,6 +191,10 @@ class Daemon:
             pass
 
     async def _tick(self) -> None:
+        try:
+            await self._take_spooled(self._deliver)
+        except Deferred:  # said by whoever raised it: the spool keeps the mail for the next tick
+            pass
         await asyncio.to_thread(self._handle_left_unhandled, RoundReport())
         await self._schedule()
 

@@ -11,10 +11,16 @@ from gm.config import AppConfig
 from gm.settings.files import digest, settings_files
 from gm.store.due import CannotTell, work_due
 from gm.transport.maildir_files import waiting
+from gm.transport.spool import Spool, spool_path
 
 
 def what_is_due(config: AppConfig, now: datetime) -> str:
     """What is due at ``now``, or why this look cannot tell; "" when nothing is."""
+    try:
+        if Spool(spool_path(config.home)).waiting():
+            return "mail left in the spool by gm receive"
+    except OSError as exc:
+        return f"a folder or file not read ({exc})"
     inbox = config.inbound
     if inbox.kind != "maildir" or inbox.path is None:
         return "an inbox on a server: only reading it tells"

@@ -75,8 +75,11 @@ def make_engine(url: str, echo: bool = False, timeouts: Timeouts = Timeouts()) -
     if url.startswith("sqlite"):
         database = url.split("///", 1)[-1]
         if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
             file = Path(database)
+            try:
+                file.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a file where a folder should be, no right to make it
+                raise DatabaseFileError(f"the database's folder {file.parent} cannot be made: {exc.strerror}") from exc
         else:
             file = None
         engine = create_engine(url, echo=echo, connect_args={"timeout": timeouts.lock})

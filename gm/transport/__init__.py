@@ -19,8 +19,8 @@ The contract with the rest of gm (services/intake.py and services/sending.py):
   into more (a permanent failure).
 
 Implementations: `imap.ImapInbox`, `maildir.MaildirInbox`, `maildir.MaildirSender`,
-`smtp.SmtpSender`, `pipe.read_message` (one message on stdin, for `gm receive`); `factory`
-chooses by the configured kind.
+`smtp.SmtpSender`, `pipe.read_message` (one message on stdin, for `gm receive`), `spool.Spool`
+(where `gm receive` leaves it for a process of its own); `factory` chooses by the configured kind.
 """
 
 from __future__ import annotations

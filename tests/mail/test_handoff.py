@@ -1,8 +1,9 @@
 """`gm receive` hands its mail to the `gm run` of the same home when there is one
 (gm.transport.handoff): the mail is stored, handled and answered by the judge, and `gm receive`
 itself loads neither SQLAlchemy nor gm's application. Without a judge, or with one that goes
-away before answering, `gm receive` handles the mail itself; the judge's answers become the
-exit codes a mail server understands (0 done, 75 try again)."""
+away before answering, `gm receive` leaves the mail in the spool for a process of its own
+(tests/mail/test_spool.py), or handles it itself with --wait; the judge's answers become the exit
+codes a mail server understands (0 done, 75 try again)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from gm.transport.handoff_server import HandoffServer
 from tests.store.conftest import fresh_postgres_database
 
 # Runs `gm receive` as a mail server does, then says which heavy modules it had loaded.
-RECEIVE = ("import sys\nfrom gm.cli.main import main\ncode = main(['--config', sys.argv[1], 'receive'])\n"
+RECEIVE = ("import sys\nfrom gm.cli.main import main\ncode = main(['--config', sys.argv[1], 'receive', *sys.argv[2:]])\n"
            "print(sorted(m for m in ('sqlalchemy', 'gm.app', 'gm.services.intake', 'asyncio') if m in sys.modules))\n"
            "sys.exit(code)\n")
 
@@ -58,8 +59,8 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
         yield url
 
 
-def _receive(config: Path, raw: bytes) -> tuple[int, list[str], str]:
-    done = subprocess.run([sys.executable, "-c", RECEIVE, str(config)], input=raw, capture_output=True, timeout=120,
+def _receive(config: Path, raw: bytes, *options: str) -> tuple[int, list[str], str]:
+    done = subprocess.run([sys.executable, "-c", RECEIVE, str(config), *options], input=raw, capture_output=True, timeout=120,
                           env={k: v for k, v in os.environ.items() if not k.startswith("GM_")})
     loaded = json.loads(done.stdout.decode().strip().replace("'", '"') or "null")
     return done.returncode, loaded, done.stderr.decode()
@@ -113,15 +114,20 @@ def test_mails_piped_while_gm_run_runs_are_handled_by_it(tmp_path: Path, databas
     assert len(_answers_to(outbox, "alice@example.org")) == 4
 
 
-def test_without_a_judge_gm_receive_handles_the_mail_itself(tmp_path: Path) -> None:
+@pytest.mark.parametrize("wait", [False, True])
+def test_without_a_judge_gm_receive_spools_the_mail_or_handles_it_itself(tmp_path: Path, wait: bool) -> None:
     config = _home(tmp_path)
     (tmp_path / "var").mkdir()
     with socket.socket(socket.AF_UNIX) as gone:  # the socket a judge killed left behind
         gone.bind(str(tmp_path / "var" / SOCKET_NAME))
-    code, loaded, err = _receive(config, _help_mail(1))
+    code, loaded, err = _receive(config, _help_mail(1), *(["--wait"] if wait else []))
     assert code == 0, err
-    assert "sqlalchemy" in loaded and "gm.app" in loaded
-    assert _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org")
+    if wait:  # answered before it exits
+        assert "sqlalchemy" in loaded and "gm.app" in loaded
+        assert _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org")
+    else:  # left in the spool: the process it started answers
+        assert loaded == []
+        _wait(lambda: _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org"), 60)
 
 
 class _Silent:
@@ -150,8 +156,8 @@ def test_a_judge_that_dies_before_answering_leaves_the_mail_to_gm_receive(tmp_pa
     code, loaded, err = _receive(config, _help_mail(2))
     assert code == 0, err
     assert judge.taken and b"HELP" in judge.taken[0]  # it was handed over first
-    assert "gm.app" in loaded  # then handled here
-    assert _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org")
+    assert loaded == []  # then left in the spool, and answered by the process taking it
+    _wait(lambda: _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org"), 60)
 
 
 def test_a_judge_that_does_not_answer_in_time_means_try_again_later(tmp_path: Path) -> None:

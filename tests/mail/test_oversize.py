@@ -1,6 +1,7 @@
 """A mail over the size limit is kept (its headers and text parts, with a note of what was cut)
 and its sender told the limit and that nothing was done, whichever inbox it came from; `gm
-receive` tells the mail server to try again only when the mail could not be stored at all."""
+receive --wait` tells the mail server to try again only when the mail could not be stored at all
+(without --wait, the spool stores it: tests/mail/test_spool.py)."""
 
 from __future__ import annotations
 
@@ -133,7 +134,7 @@ def test_the_maildir_inbox_reads_a_large_mail_only_so_far(tmp_path: Path) -> Non
 
 def _receive(monkeypatch: pytest.MonkeyPatch, config_file: Path, data: bytes) -> int:
     monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(data)))
-    return main(["--config", str(config_file), "receive"])
+    return main(["--config", str(config_file), "receive", "--wait"])  # handled in this process
 
 
 @pytest.fixture

@@ -30,6 +30,7 @@ from gm.config import load_config
 from gm.games.lifecycle import current_seats, find_game
 from gm.games.passwords import hash_secret
 from gm.store.models import Game
+from gm.transport.spool import Spool, spool_path
 
 PLAYERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 EX_TEMPFAIL = 75
@@ -165,9 +166,10 @@ class Judge:
         return found  # type: ignore[return-value]
 
     def unread_in_inbox(self) -> int:
+        """The mails not yet taken: in the inbox folder, and left in the spool by `gm receive`."""
         new = list((self.inbox / "new").iterdir())
         unseen = [p for p in (self.inbox / "cur").iterdir() if "S" not in p.name.partition(":2,")[2]]
-        return len(new) + len(unseen)
+        return len(new) + len(unseen) + len(Spool(spool_path(self.home)).waiting())
 
     def game_phase(self) -> tuple[int, str | None]:
         with self.app().db.reading() as session:

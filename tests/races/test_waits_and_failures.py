@@ -84,7 +84,7 @@ def test_a_wait_for_a_lock_is_bounded_and_the_work_left_for_the_next_run(databas
             assert held.wait(30)
             start = time.monotonic()
             ticked = _gm(judge, "tick")
-            piped = _gm(judge, "receive", stdin=judge.mail("Italy", "A ROM H", meant_for=1))
+            piped = _gm(judge, "receive", "--wait", stdin=judge.mail("Italy", "A ROM H", meant_for=1))
             elapsed = time.monotonic() - start
         finally:
             release.set()

@@ -1,0 +1,238 @@
+"""`gm receive` with no `gm run` to hand its mail to leaves it in the spool (gm.transport.spool)
+and starts a process of its own to store, handle and answer it: the mail server's pipe ends once
+the mail is on the disk. Every mail is taken once, by one process at a time; one left there
+(nobody started, the database away) is taken by the next `gm tick` or `gm run`."""
+
+from __future__ import annotations
+
+import asyncio
+import mailbox
+import os
+import stat
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from gm.app import App
+from gm.clock import SystemClock
+from gm.config import load_config
+from gm.runtime.idle import what_is_due
+from gm.store.models import InboundMail, InboundStatus
+from gm.transport.spool import Spool, spool_path
+
+# Runs gm as a mail server's pipe does; says whether SQLAlchemy was loaded.
+GM = ("import sys\nfrom gm.cli.main import main\ncode = main(sys.argv[1:])\n"
+      "print('sqlalchemy' in sys.modules)\nsys.exit(code)\n")
+
+
+def _mail(n: int) -> bytes:
+    return (f"From: player{n}@example.org\nTo: judge@example.test\nSubject: help\n"
+            f"Message-ID: <spool.{n}@example.org>\n\nHELP\n").encode()
+
+
+def _gm(config: Path, *argv: str, stdin: bytes = b"") -> tuple[int, bool, str]:
+    done = subprocess.run([sys.executable, "-c", GM, "--config", str(config), *argv], input=stdin,
+                          capture_output=True, timeout=120,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("GM_")})
+    return done.returncode, done.stdout.decode().strip().endswith("True"), done.stderr.decode()
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "gm.yaml"
+    path.write_text(f"home: {tmp_path / 'var'}\njudge_address: judge@example.test\n")
+    return path
+
+
+def _answered(config: Path) -> list[str]:
+    """Whom the outbox folder's mails went to."""
+    outbox = load_config(config).outbound.path
+    assert outbox is not None
+    if not outbox.exists():
+        return []
+    return sorted(m["To"] for m in mailbox.Maildir(str(outbox), create=False))
+
+
+def _stored(config: Path) -> dict[str, int]:
+    app = App(load_config(config))
+    try:
+        with app.db.sessions() as session:
+            rows = session.execute(select(InboundMail.status, func.count()).group_by(InboundMail.status))
+            return {str(status): count for status, count in rows}
+    finally:
+        app.close()
+
+
+def _wait(what, within: float = 60):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + within
+    while not (found := what()):
+        assert time.monotonic() < deadline, f"not within {within} s"
+        time.sleep(0.05)
+    return found
+
+
+# ---- the spool itself ----------------------------------------------------------------------------
+
+
+class _Taken:
+    def __init__(self, failing: int | None = None):
+        self.mails: list[tuple[bytes, str, int | None]] = []
+        self.failing = failing
+
+    async def __call__(self, raw: bytes, source_key: str, size: int | None = None) -> None:
+        if len(self.mails) == self.failing:
+            raise RuntimeError("the database is away")
+        self.mails.append((raw, source_key, size))
+
+
+def test_mails_are_taken_oldest_first_as_piped_and_removed_once_taken(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool")
+    files = [spool.put(b"first", "pipe:1", None), spool.put(b"second\n\x00\xff", "pipe:2", 70_000_000),
+             spool.put(b"", "pipe:3", None)]
+    assert spool.waiting() == files
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)  # a mail may carry a password
+    assert stat.S_IMODE(spool.path.stat().st_mode) == 0o700
+    assert not list((spool.path / "tmp").iterdir())
+    taken = _Taken()
+    assert asyncio.run(spool.drain(taken)) == 3
+    assert taken.mails == [(b"first", "pipe:1", None), (b"second\n\x00\xff", "pipe:2", 70_000_000), (b"", "pipe:3", None)]
+    assert spool.waiting() == []
+
+
+def test_a_failure_leaves_that_mail_and_the_later_ones(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool")
+    files = [spool.put(f"mail {n}".encode(), f"pipe:{n}", None) for n in range(3)]
+    with pytest.raises(RuntimeError):
+        asyncio.run(spool.drain(_Taken(failing=1)))
+    assert spool.waiting() == files[1:]
+
+
+def test_a_file_that_is_no_spooled_mail_is_set_aside_and_kept(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    spool = Spool(tmp_path / "spool")
+    spool.put(b"good", "pipe:1", None)
+    stray = spool.path / "new" / "0-stray"
+    stray.write_bytes(b"From: someone\n\nnot a spooled mail\n")
+    taken = _Taken()
+    assert asyncio.run(spool.drain(taken)) == 1
+    assert taken.mails == [(b"good", "pipe:1", None)]
+    assert (spool.path / "unreadable" / "0-stray").read_bytes() == b"From: someone\n\nnot a spooled mail\n"
+    assert "not a spooled mail" in caplog.text
+
+
+def test_a_mail_not_written_whole_is_not_in_the_spool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spool = Spool(tmp_path / "spool")
+
+    def full(handle: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        spool.put(b"mail", "pipe:1", None)
+    assert spool.waiting() == [] and not list((spool.path / "tmp").iterdir())
+
+
+def test_one_process_takes_them_at_a_time_and_looks_again_after_letting_go(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool")
+    spool.put(b"one", "pipe:1", None)
+    with spool.taking() as mine:  # another process holds it: it takes them
+        assert mine
+        assert asyncio.run(spool.take_all(_Taken())) == 0
+        assert len(spool.waiting()) == 1
+
+    class LeavesAnother(_Taken):
+        """While this process takes the first, a gm receive leaves another, finds the lock held
+        and starts nobody: the holder must find it."""
+
+        async def __call__(self, raw: bytes, source_key: str, size: int | None = None) -> None:
+            await super().__call__(raw, source_key, size)
+            if len(self.mails) == 1:
+                spool.put(b"two", "pipe:2", None)
+
+    taken = LeavesAnother()
+    assert asyncio.run(spool.take_all(taken)) == 2
+    assert [m[0] for m in taken.mails] == [b"one", b"two"] and spool.waiting() == []
+
+
+# ---- gm receive, gm tick and gm run with it ----------------------------------------------------
+
+
+def test_gm_receive_ends_once_the_mail_is_spooled_and_its_own_process_answers(config: Path) -> None:
+    code, loaded, err = _gm(config, "receive", stdin=_mail(1))
+    assert code == 0, err
+    assert not loaded  # nothing of SQLAlchemy loaded by the pipe's process
+    _wait(lambda: _answered(config) == ["player1@example.org"])
+    spool = Spool(spool_path(load_config(config).home))
+    _wait(lambda: spool.waiting() == [])
+    assert _stored(config) == {InboundStatus.DONE: 1}
+    code, _, err = _gm(config, "receive", stdin=_mail(1))  # the same mail again, as a mail server may
+    assert code == 0, err
+    _wait(lambda: spool.waiting() == [])
+    with spool.taking() as free:
+        assert free  # its taker is done, or never started
+    assert _stored(config) == {InboundStatus.DONE: 1} and _answered(config) == ["player1@example.org"]
+
+
+@pytest.mark.slow
+def test_mails_piped_at_once_are_each_answered_once(config: Path) -> None:
+    with ThreadPoolExecutor(max_workers=6) as pipes:
+        done = list(pipes.map(lambda n: _gm(config, "receive", stdin=_mail(n)), range(12)))
+    assert all(code == 0 for code, _, _ in done), [err for _, _, err in done]
+    everyone = sorted(f"player{n}@example.org" for n in range(12))
+    _wait(lambda: _answered(config) == everyone, 120)
+    spool = Spool(spool_path(load_config(config).home))
+    _wait(lambda: spool.waiting() == [])
+    assert _stored(config) == {InboundStatus.DONE: 12}
+
+
+def test_a_mail_nobody_took_waits_for_gm_tick(config: Path) -> None:
+    spool = Spool(spool_path(load_config(config).home))
+    with spool.taking() as mine:  # as if a taker were busy: gm receive starts none
+        assert mine
+        code, _, err = _gm(config, "receive", stdin=_mail(2))
+        assert code == 0, err
+    time.sleep(0.5)
+    assert len(spool.waiting()) == 1 and _answered(config) == []
+    assert what_is_due(load_config(config), SystemClock().now()) == "mail left in the spool by gm receive"
+    code, _, err = _gm(config, "tick")
+    assert code == 0, err
+    assert spool.waiting() == [] and _answered(config) == ["player2@example.org"]
+
+
+def test_with_the_database_unusable_the_mail_stays_in_the_spool(tmp_path: Path) -> None:
+    (tmp_path / "not-a-directory").write_text("")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(f"home: {tmp_path / 'var'}\ndatabase: sqlite:///{tmp_path}/not-a-directory/gm.db\n")
+    code, _, err = _gm(broken, "receive", stdin=_mail(3))
+    assert code == 0, err  # stored in the spool: the mail server is done with it
+    spool = Spool(spool_path(load_config(broken).home))
+    _wait(lambda: (tmp_path / "var" / "gm-receive.log").exists()
+          and "waits in the spool" in (tmp_path / "var" / "gm-receive.log").read_text())
+    assert len(spool.waiting()) == 1
+    code, _, err = _gm(broken, "tick")
+    assert code == 1 and "folder" in err and "not-a-directory cannot be made" in err, err  # no traceback
+    assert len(spool.waiting()) == 1
+
+
+def test_a_spool_that_cannot_be_written_means_handled_here(config: Path) -> None:
+    home = load_config(config).home
+    home.mkdir(parents=True)
+    spool_path(home).write_text("")  # a file where the spool's folder should be
+    code, loaded, err = _gm(config, "receive", stdin=_mail(4))
+    assert code == 0, err
+    assert loaded and _answered(config) == ["player4@example.org"]  # answered before it exited
+
+
+def test_gm_run_takes_what_gm_receive_left(config: Path) -> None:
+    app = App(load_config(config))
+    try:
+        Spool(spool_path(app.config.home)).put(_mail(5), "pipe:five", None)
+        report = asyncio.run(app.daemon().once())
+        assert report.received == 1 and report.problems() == []
+    finally:
+        app.close()
+    assert _answered(config) == ["player5@example.org"]
