@@ -33,6 +33,7 @@ def everything(config: AppConfig, timeout: float = 20.0) -> Iterator[Finding]:
                                     "run gm check as that user (runuser -u gm -- gm check)")
     yield from secrets(config)
     yield from paths(config)
+    yield spool(config)
     yield from database(config)
     yield mailbox("inbound", config.inbound, config, timeout)
     yield mailbox("outbound", config.outbound, config, timeout)
@@ -144,6 +145,35 @@ def paths(config: AppConfig) -> Iterator[Finding]:
             problem = unusable_file(file)
         yield Finding(FAIL, "database file", problem) if problem else \
             Finding(OK, "database file", f"{file} and its directory writable")
+
+
+SPOOL_LATE = 300  # seconds: a mail left in the spool longer than this was not taken when it should have been
+
+
+def spool(config: AppConfig) -> Finding:
+    """The mails `gm receive` left in the spool (gm.transport.spool): none kept waiting, none set
+    aside as unreadable."""
+    import time
+
+    from gm.transport.spool import Spool, spool_path
+
+    found = Spool(spool_path(config.home))
+    problem = _writable_dir(found.path)
+    if problem:
+        return Finding(FAIL, "spool", f"{problem}: gm receive handles each mail in its own process (slower)")
+    try:
+        waiting = found.waiting()
+        late = [f for f in waiting if time.time() - f.stat().st_mtime > SPOOL_LATE]
+        aside = list((found.path / "unreadable").iterdir()) if (found.path / "unreadable").is_dir() else []
+    except OSError as exc:
+        return Finding(FAIL, "spool", f"{found.path} cannot be read: {exc}")
+    if aside:
+        return Finding(WARN, "spool", f"{len(aside)} files in {found.path / 'unreadable'} are no mail gm receive left: "
+                                      "look at them (a mail server's or another program's?), then remove them")
+    if late:
+        return Finding(WARN, "spool", f"{len(late)} mails gm receive left in {found.path / 'new'} wait for more than "
+                                      f"{SPOOL_LATE // 60} minutes: run gm tick (it takes them) and read what it says")
+    return Finding(OK, "spool", f"{found.path}: {len(waiting)} mails from gm receive waiting")
 
 
 def database(config: AppConfig) -> Iterator[Finding]:

@@ -24,13 +24,14 @@ import fcntl
 import json
 import logging
 import os
-import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gm.transport.base import Deliver
+if TYPE_CHECKING:  # the contracts' module loads ssl: a cron tick's first look does without it
+    from gm.transport.base import Deliver
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ class Spool:
     def put(self, raw: bytes, source_key: str, size: int | None) -> Path:
         """Writes the mail, on the disk when this returns; raises `OSError` when it cannot."""
         self._make()
-        name = f"{time.time_ns():020d}.{os.getpid()}.{secrets.token_hex(4)}"
+        name = f"{time.time_ns():020d}.{os.getpid()}.{os.urandom(4).hex()}"
         writing, target = self.path / "tmp" / name, self.path / "new" / name
         header = json.dumps({"source_key": source_key, "size": size}).encode() + b"\n"
         handle = os.open(writing, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import func, select
 
 from gm.app import App
+from gm.cli import checks
 from gm.clock import SystemClock
 from gm.config import load_config
 from gm.runtime.idle import what_is_due
@@ -236,3 +237,18 @@ def test_gm_run_takes_what_gm_receive_left(config: Path) -> None:
     finally:
         app.close()
     assert _answered(config) == ["player5@example.org"]
+
+
+def test_gm_check_says_what_waits_in_the_spool_too_long_or_was_set_aside(config: Path) -> None:
+    app_config = load_config(config)
+    spool = Spool(spool_path(app_config.home))
+    assert checks.spool(app_config).status == checks.OK
+    late = spool.put(_mail(6), "pipe:six", None)
+    assert checks.spool(app_config).status == checks.OK  # just left: its taker comes
+    os.utime(late, (time.time() - 3600, time.time() - 3600))
+    finding = checks.spool(app_config)
+    assert finding.status == checks.WARN and "1 mails" in finding.text and "gm tick" in finding.text
+    (spool.path / "new" / "0-stray").write_bytes(b"not a spooled mail")
+    asyncio.run(spool.drain(_Taken()))
+    finding = checks.spool(app_config)
+    assert finding.status == checks.WARN and "unreadable" in finding.text
