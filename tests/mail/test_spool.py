@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import mailbox
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -176,6 +177,24 @@ def test_gm_receive_ends_once_the_mail_is_spooled_and_its_own_process_answers(co
     with spool.taking() as free:
         assert free  # its taker is done, or never started
     assert _stored(config) == {InboundStatus.DONE: 1} and _answered(config) == ["player1@example.org"]
+
+
+def test_the_mail_servers_pipe_ends_while_the_taker_still_works(config: Path) -> None:
+    """The taker holds none of the pipe's descriptors: a mail server reading gm receive's output
+    to its end (as capture_output does) is done before the mail is even stored."""
+    App(load_config(config)).close()  # the schema made
+    config.write_text(config.read_text() + "lock_timeout: 60\n")
+    holder = sqlite3.connect(load_config(config).database_url.split("///", 1)[1])
+    holder.execute("BEGIN IMMEDIATE")  # the taker waits for the write lock
+    try:
+        start = time.monotonic()
+        code, _, err = _gm(config, "receive", stdin=_mail(7))
+        assert code == 0, err
+        assert time.monotonic() - start < 30 and _answered(config) == []
+    finally:
+        holder.rollback()
+        holder.close()
+    _wait(lambda: _answered(config) == ["player7@example.org"])
 
 
 @pytest.mark.slow
