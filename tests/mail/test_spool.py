@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from gm.config import load_config
 from gm.runtime.idle import what_is_due
 from gm.store.models import InboundMail, InboundStatus
 from gm.transport.spool import Spool, spool_path
+from tests.store.conftest import fresh_postgres_database
 
 # Runs gm as a mail server's pipe does; says whether SQLAlchemy was loaded.
 GM = ("import sys\nfrom gm.cli.main import main\ncode = main(sys.argv[1:])\n"
@@ -197,8 +199,20 @@ def test_the_mail_servers_pipe_ends_while_the_taker_still_works(config: Path) ->
     _wait(lambda: _answered(config) == ["player7@example.org"])
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def any_database(request: pytest.FixtureRequest, config: Path) -> Iterator[Path]:
+    """``config``, on SQLite or on a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield config
+        return
+    with fresh_postgres_database() as url:
+        config.write_text(config.read_text() + f"database: {url}\n")
+        yield config
+
+
 @pytest.mark.slow
-def test_mails_piped_at_once_are_each_answered_once(config: Path) -> None:
+def test_mails_piped_at_once_are_each_answered_once(any_database: Path) -> None:
+    config = any_database
     with ThreadPoolExecutor(max_workers=6) as pipes:
         done = list(pipes.map(lambda n: _gm(config, "receive", stdin=_mail(n)), range(12)))
     assert all(code == 0 for code, _, _ in done), [err for _, _, err in done]
