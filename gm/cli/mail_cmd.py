@@ -29,7 +29,9 @@ def register(commands: Any) -> None:
                         "over), act on it, and send the answers",
         description="Read one whole mail on standard input: its headers (From:, To:, Subject:) and body, as a "
                     "mail server's pipe hands it over (gm receive < message.eml). gm acts on it as on any mail "
-                    "and sends the answers; exit 75 asks the mail server to try again later.")
+                    "and sends the answers: the running gm run of this home, else a process gm receive starts, "
+                    "the mail kept in HOME/spool until then (exit 0 once it is there), else with --wait this one; "
+                    "exit 75 asks the mail server to try again later.")
     how = receive.add_mutually_exclusive_group()
     how.add_argument("--wait", action="store_true",
                      help="handle the mail in this process and send its answers before exiting, instead of "
@@ -46,7 +48,8 @@ def register(commands: Any) -> None:
 def run_receive(args: argparse.Namespace) -> int:
     """Exit 0 once the mail is stored, whatever it is (too large, malformed, empty, shunted: it is
     kept and its sender answered); 75 only when it could not be stored at all, or was stored but
-    not yet handled (the database was busy: a redelivery is recognised and handled).
+    not yet handled (the database was busy: a redelivery is recognised and handled). A mail in
+    the spool is stored: what becomes of it there is the process taking it's to say, in its log.
 
     A `gm run` on this machine is handed the mail (gm.transport.handoff): it has everything
     loaded already. Without one, the mail is left in the spool for a process of its own (stored
