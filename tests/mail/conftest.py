@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import time
+from collections.abc import Callable
 from email.message import EmailMessage
 
 import pytest
@@ -15,6 +17,15 @@ from gm.store.models import OutboundMail
 from tests.store.conftest import World, database_url, game_file, world  # noqa: F401  (fixtures)
 
 _ids = itertools.count(1)
+
+
+def wait_until(what: Callable[[], object], within: float = 60):  # type: ignore[no-untyped-def]
+    """``what()`` once it is true, polled every 50 ms; fails after ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while not (found := what()):
+        assert time.monotonic() < deadline, f"not within {within} s"
+        time.sleep(0.05)
+    return found
 
 
 def secret_of(power: str) -> str:

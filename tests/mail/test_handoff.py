@@ -28,6 +28,7 @@ import pytest
 from gm.store.retry import DatabaseBusy
 from gm.transport.handoff import SOCKET_NAME, Answer, Outcome, hand_over, reachable
 from gm.transport.handoff_server import HandoffServer
+from tests.mail.conftest import wait_until
 from tests.store.conftest import fresh_postgres_database
 
 # Runs `gm receive` as a mail server does, then says which heavy modules it had loaded.
@@ -74,21 +75,13 @@ def _answers_to(outbox: Path, to: str) -> list[str]:
                                    for p in (outbox / sub).iterdir()) if to in m["To"]]
 
 
-def _wait(what, within: float = 30):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + within
-    while not (found := what()):
-        assert time.monotonic() < deadline, f"not within {within} s"
-        time.sleep(0.05)
-    return found
-
-
 @contextlib.contextmanager
 def _gm_run(config: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
     daemon = subprocess.Popen([sys.executable, "-m", "gm.cli.main", "--config", str(config), "--log-file", str(log),
                                "run"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               env={k: v for k, v in os.environ.items() if not k.startswith("GM_")})
     try:
-        _wait(lambda: "taking mails from gm receive" in (log.read_text() if log.exists() else ""), 60)
+        wait_until(lambda: "taking mails from gm receive" in (log.read_text() if log.exists() else ""), 60)
         yield daemon
     finally:
         daemon.send_signal(signal.SIGTERM)
@@ -107,7 +100,7 @@ def test_mails_piped_while_gm_run_runs_are_handled_by_it(tmp_path: Path, databas
             done = list(pipes.map(lambda n: _receive(config, _help_mail(n)), [0, 1, 2, 3, 0]))
         for code, loaded, err in done:
             assert (code, loaded) == (0, []), err  # handed over: nothing of gm's application loaded here
-        _wait(lambda: len(_answers_to(outbox, "alice@example.org")) >= 4)
+        wait_until(lambda: len(_answers_to(outbox, "alice@example.org")) >= 4)
     said = log.read_text()
     assert said.count("from alice@example.org, no game: 1 answered") == 4, said  # the repeated one recognised
     assert not path.exists()  # the judge took its socket away when it stopped
@@ -127,7 +120,7 @@ def test_without_a_judge_gm_receive_spools_the_mail_or_handles_it_itself(tmp_pat
         assert _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org")
     else:  # left in the spool: the process it started answers
         assert loaded == []
-        _wait(lambda: _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org"), 60)
+        wait_until(lambda: _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org"), 60)
 
 
 class _Silent:
@@ -157,7 +150,7 @@ def test_a_judge_that_dies_before_answering_leaves_the_mail_to_gm_receive(tmp_pa
     assert code == 0, err
     assert judge.taken and b"HELP" in judge.taken[0]  # it was handed over first
     assert loaded == []  # then left in the spool, and answered by the process taking it
-    _wait(lambda: _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org"), 60)
+    wait_until(lambda: _answers_to(tmp_path / "var" / "mail" / "outbox", "alice@example.org"), 60)
 
 
 def test_a_judge_that_does_not_answer_in_time_means_try_again_later(tmp_path: Path) -> None:

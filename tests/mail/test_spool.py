@@ -27,6 +27,7 @@ from gm.config import load_config
 from gm.runtime.idle import what_is_due
 from gm.store.models import InboundMail, InboundStatus
 from gm.transport.spool import Spool, spool_path
+from tests.mail.conftest import wait_until
 from tests.store.conftest import fresh_postgres_database
 
 # Runs gm as a mail server's pipe does; says whether SQLAlchemy was loaded.
@@ -70,14 +71,6 @@ def _stored(config: Path) -> dict[str, int]:
             return {str(status): count for status, count in rows}
     finally:
         app.close()
-
-
-def _wait(what, within: float = 60):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + within
-    while not (found := what()):
-        assert time.monotonic() < deadline, f"not within {within} s"
-        time.sleep(0.05)
-    return found
 
 
 # ---- the spool itself ----------------------------------------------------------------------------
@@ -169,13 +162,13 @@ def test_gm_receive_ends_once_the_mail_is_spooled_and_its_own_process_answers(co
     code, loaded, err = _gm(config, "receive", stdin=_mail(1))
     assert code == 0, err
     assert not loaded  # nothing of SQLAlchemy loaded by the pipe's process
-    _wait(lambda: _answered(config) == ["player1@example.org"])
+    wait_until(lambda: _answered(config) == ["player1@example.org"])
     spool = Spool(spool_path(load_config(config).home))
-    _wait(lambda: spool.waiting() == [])
+    wait_until(lambda: spool.waiting() == [])
     assert _stored(config) == {InboundStatus.DONE: 1}
     code, _, err = _gm(config, "receive", stdin=_mail(1))  # the same mail again, as a mail server may
     assert code == 0, err
-    _wait(lambda: spool.waiting() == [])
+    wait_until(lambda: spool.waiting() == [])
     with spool.taking() as free:
         assert free  # its taker is done, or never started
     assert _stored(config) == {InboundStatus.DONE: 1} and _answered(config) == ["player1@example.org"]
@@ -196,7 +189,7 @@ def test_the_mail_servers_pipe_ends_while_the_taker_still_works(config: Path) ->
     finally:
         holder.rollback()
         holder.close()
-    _wait(lambda: _answered(config) == ["player7@example.org"])
+    wait_until(lambda: _answered(config) == ["player7@example.org"])
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -217,9 +210,9 @@ def test_mails_piped_at_once_are_each_answered_once(any_database: Path) -> None:
         done = list(pipes.map(lambda n: _gm(config, "receive", stdin=_mail(n)), range(12)))
     assert all(code == 0 for code, _, _ in done), [err for _, _, err in done]
     everyone = sorted(f"player{n}@example.org" for n in range(12))
-    _wait(lambda: _answered(config) == everyone, 120)
+    wait_until(lambda: _answered(config) == everyone, 120)
     spool = Spool(spool_path(load_config(config).home))
-    _wait(lambda: spool.waiting() == [])
+    wait_until(lambda: spool.waiting() == [])
     assert _stored(config) == {InboundStatus.DONE: 12}
 
 
@@ -244,7 +237,7 @@ def test_with_the_database_unusable_the_mail_stays_in_the_spool(tmp_path: Path) 
     code, _, err = _gm(broken, "receive", stdin=_mail(3))
     assert code == 0, err  # stored in the spool: the mail server is done with it
     spool = Spool(spool_path(load_config(broken).home))
-    _wait(lambda: (tmp_path / "var" / "gm-receive.log").exists()
+    wait_until(lambda: (tmp_path / "var" / "gm-receive.log").exists()
           and "waits in the spool" in (tmp_path / "var" / "gm-receive.log").read_text())
     assert len(spool.waiting()) == 1
     code, _, err = _gm(broken, "tick")
