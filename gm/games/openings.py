@@ -260,10 +260,13 @@ def _why_closed(game: Game, opening: Opening) -> str:
     return "replaced"
 
 
-def due(session: Session, now: datetime) -> list[int]:
-    """The openings whose standby's time to answer is over (the scheduler passes them on)."""
-    return list(session.scalars(select(Opening.id).where(Opening.closed_at.is_(None), Opening.offer_until <= now)
-                                .order_by(Opening.offer_until)))
+def due(session: Session, now: datetime, among: list[int] | None = None) -> list[int]:
+    """The openings whose standby's time to answer is over (the scheduler passes them on), of
+    ``among`` when given."""
+    query = select(Opening.id).where(Opening.closed_at.is_(None), Opening.offer_until <= now)
+    if among is not None:
+        query = query.where(Opening.id.in_(among))
+    return list(session.scalars(query.order_by(Opening.offer_until)))
 
 
 def _asked_by(session: Session, opening: Opening, player_id: int) -> bool:

@@ -7,9 +7,9 @@ that the game is still due; a mail's commands lock the same row, so a phase is p
 wholly before or wholly after them. The due games are taken in two passes: the first passes
 over a game another transaction holds (PostgreSQL's SKIP LOCKED), so two processes ticking at
 once share the games instead of each waiting on the one the other is processing; the second
-takes those passed over, waiting for their locks (most are found processed by the other
-process, a game held by a mail's commands is processed after them), so a tick still does all
-that was due when it began. The offers of open powers are passed on the same way. A game whose
+takes those passed over that are still due (one query: most were the other process's, and are
+done by then), waiting for their locks (a game held by a mail's commands is processed after
+them), so a tick still does all that was due when it began. The offers of open powers are passed on the same way. A game whose
 lock is not had in time is left for the next tick (``TickReport.busy`` says so).
 """
 
@@ -41,12 +41,23 @@ class TickReport:
     busy: list[str] = field(default_factory=list)  # work left for the next tick, and why
 
 
-def in_two_passes(keys: list[int], one: Callable[[int, bool], bool]) -> None:
+AMONG_AT_ONCE = 5000  # keys a "still due" query names at a time (a driver takes at most 65,535 parameters)
+
+
+def in_two_passes(keys: list[int], one: Callable[[int, bool], bool],
+                  still_due: Callable[[list[int]], list[int]]) -> None:
     """``one(key, skip_held)`` for each key, passing over those whose game another transaction
-    holds (``one`` says False), then for those passed over, waiting for their games."""
+    holds (``one`` says False), then for those passed over that are ``still_due``, waiting for
+    their games (a game another process held was mostly done by it meanwhile: not locked and
+    read again only to find that)."""
     passed = [key for key in keys if not one(key, True)]
+    if not passed:
+        return
+    due = {key for start in range(0, len(passed), AMONG_AT_ONCE)
+           for key in still_due(passed[start:start + AMONG_AT_ONCE])}
     for key in passed:
-        one(key, False)
+        if key in due:
+            one(key, False)
 
 
 class Scheduler:
@@ -60,9 +71,11 @@ class Scheduler:
         synced = self.settings_files.sync()
         report.refused_settings += synced.refused
         report.busy += synced.busy
-        in_two_passes(self.due_games(), lambda game_id, skip_held: self._advance_one(game_id, skip_held, report))
+        in_two_passes(self.due_games(), lambda game_id, skip_held: self._advance_one(game_id, skip_held, report),
+                      self.due_games)
         in_two_passes(self.due_openings(),
-                      lambda opening_id, skip_held: self._pass_offer_one(opening_id, skip_held, report))
+                      lambda opening_id, skip_held: self._pass_offer_one(opening_id, skip_held, report),
+                      self.due_openings)
         return report
 
     def _advance_one(self, game_id: int, skip_held: bool, report: TickReport) -> bool:
@@ -91,9 +104,10 @@ class Scheduler:
             report.busy.append(str(exc))
             return True
 
-    def due_openings(self) -> list[int]:
+    def due_openings(self, among: list[int] | None = None) -> list[int]:
+        """The openings whose offer is over now (of ``among``, when given)."""
         with self.services.db.reading() as session:
-            return openings.due(session, self.services.clock.now())
+            return openings.due(session, self.services.clock.now(), among)
 
     def pass_offer(self, session: Session, opening_id: int, *, skip_held: bool = False) -> bool:
         """A standby's time to answer for an open power is over: the next one's turn, or everyone's.
@@ -113,12 +127,13 @@ class Scheduler:
         openings.advance(self.services, session, game, opening)
         return True
 
-    def due_games(self) -> list[int]:
-        now = self.services.clock.now()
+    def due_games(self, among: list[int] | None = None) -> list[int]:
+        """The games due now, the first due first (of ``among``, when given)."""
+        query = select(Game.id).where(Game.status == GameStatus.ACTIVE, Game.due_at <= self.services.clock.now())
+        if among is not None:
+            query = query.where(Game.id.in_(among))
         with self.services.db.reading() as session:
-            return list(session.scalars(
-                select(Game.id).where(Game.status == GameStatus.ACTIVE, Game.due_at <= now).order_by(Game.due_at)
-            ))
+            return list(session.scalars(query.order_by(Game.due_at)))
 
     def advance(self, session: Session, game_id: int, *, skip_held: bool = False) -> TickReport | None:
         """One game's due work, in the caller's transaction; what was done. None: the game was not

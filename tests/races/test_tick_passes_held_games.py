@@ -2,7 +2,8 @@
 without waiting (SKIP LOCKED, so two processes ticking at once share the games); the game
 passed over is taken again at the end of the same tick, waiting for its lock, and processed
 once its holder (a mail's commands, here a connection of the test's own) has committed. An
-open power's offer whose game is held is passed on the same way."""
+open power's offer whose game is held is passed on the same way. Of those passed over, only
+the ones still due are taken again (most were another process's, and are done by then)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 from sqlalchemy import select, update
 
 from gm.games.lifecycle import lock_game
-from gm.runtime.scheduler import TickReport
+from gm.runtime import scheduler
+from gm.runtime.scheduler import TickReport, in_two_passes
 from gm.store.models import Game, Opening
 from gm.store.retry import in_transaction
 from tests.mail.conftest import Post, post  # noqa: F401  (fixture)
@@ -123,7 +125,8 @@ def test_an_offer_whose_game_is_held_is_passed_over_then_passed_on_in_the_same_t
     world.clock.advance(timedelta(hours=24, seconds=1))  # the first did not answer in time
     with world.services.db.reading() as session:
         opening_id, game_id = session.execute(select(Opening.id, Opening.game_id)).one()
-    assert world.app.scheduler.due_openings() == [opening_id]
+    assert world.app.scheduler.due_openings() == world.app.scheduler.due_openings(among=[opening_id]) == [opening_id]
+    assert world.app.scheduler.due_openings(among=[opening_id + 1]) == []
 
     with Holder(world, game_id):
         began = time.monotonic()
@@ -135,3 +138,38 @@ def test_an_offer_whose_game_is_held_is_passed_over_then_passed_on_in_the_same_t
         assert not post.mails(to="second@example.test", kind="standby-offer")  # not under its holder
     ticker.done()
     assert len(post.mails(to="second@example.test", kind="standby-offer")) == 1  # passed on in the same tick
+    assert world.app.scheduler.due_openings(among=[opening_id]) == []  # the second's time runs now
+
+
+def test_of_those_passed_over_only_the_ones_still_due_are_taken_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scheduler, "AMONG_AT_ONCE", 2)
+    held = {2, 3, 5, 6, 7}  # by another transaction during the first pass
+    calls: list[tuple[int, bool]] = []
+    asked: list[list[int]] = []
+
+    def one(key: int, skip_held: bool) -> bool:
+        calls.append((key, skip_held))
+        return not (skip_held and key in held)
+
+    def still_due(among: list[int]) -> list[int]:
+        asked.append(among)
+        return [key for key in among if key in (3, 7)]  # the others were done by their holder meanwhile
+
+    in_two_passes([1, 2, 3, 4, 5, 6, 7], one, still_due)
+    assert calls == [(k, True) for k in range(1, 8)] + [(3, False), (7, False)]
+    assert asked == [[2, 3], [5, 6], [7]]  # a few at a time
+    calls.clear()
+    in_two_passes([1, 4], one, lambda among: pytest.fail("nothing was passed over"))  # type: ignore[arg-type, return-value]
+    assert calls == [(1, True), (4, True)]
+
+
+def test_the_games_still_due_among_some(world: World) -> None:
+    for name in ("g1", "g2"):
+        world.write_game(name, game_file())
+    world.tick()
+    world.clock.advance(timedelta(hours=49))  # past every deadline
+    due = world.app.scheduler.due_games()
+    assert len(due) == 2
+    assert world.app.scheduler.due_games(among=due[:1]) == due[:1]
+    world.tick()  # both processed: neither is due now
+    assert world.app.scheduler.due_games(among=due) == []
