@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from gm.app import App
     from gm.config import AppConfig
     from gm.transport.pipe import PipedMessage
 
@@ -122,41 +123,43 @@ def _start_taker(args: argparse.Namespace, config: AppConfig) -> None:
 
 
 def _take_spooled(config: AppConfig) -> int:
-    """The mails in the spool stored, handled and answered, while this process holds its lock;
-    75 when some wait for the database (the next gm tick takes them)."""
+    """The mails in the spool stored, handled and answered, while this process holds its lock
+    (none when another holds it); 75 when some wait for the database (the next gm tick takes
+    them). gm is loaded with the lock held, at the first mail: a `gm receive` meanwhile starts
+    no other taker."""
     import asyncio
 
     from gm.transport.spool import Spool, spool_path
 
     spool = Spool(spool_path(config.home))
-    with spool.taking() as free:  # taken: its holder takes them all (nothing of gm loaded yet)
-        pass
-    if not free or not spool.waiting():
-        return 0
-    from gm.app import App
-    from gm.cli.startup import prepared
+    loaded: list[App] = []
 
-    async def take(app: App) -> int:
-        async def deliver(raw: bytes, source_key: str, size: int | None = None) -> None:
-            await asyncio.to_thread(app.intake.receive, raw, source_key, size)
+    async def deliver(raw: bytes, source_key: str, size: int | None = None) -> None:
+        if not loaded:
+            from gm.app import App
+            from gm.cli.startup import prepared
 
+            loaded.append(App(prepared(config, "receive")))
+        await asyncio.to_thread(loaded[0].intake.receive, raw, source_key, size)
+
+    async def take() -> int:
         taken = await spool.take_all(deliver)  # a failure leaves the answers of those taken for the next tick
-        drained = await app.dispatcher().drain()
-        if drained.outage is not None:
-            log.warning("the answers wait: the outbound server takes no mail (%s)", drained.outage.error)
+        if loaded:
+            drained = await loaded[0].dispatcher().drain()
+            if drained.outage is not None:
+                log.warning("the answers wait: the outbound server takes no mail (%s)", drained.outage.error)
         return taken
 
-    app = None
     try:
-        app = App(prepared(config, "receive"))
-        taken = asyncio.run(take(app))
+        taken = asyncio.run(take())
     except Exception as exc:  # noqa: BLE001 - the database: the mail stays in the spool (stderr is this log too)
         log.warning("a mail waits in the spool %s for the next gm tick or gm run: %s", spool.path, exc)
         return EX_TEMPFAIL
     finally:
-        if app is not None:
+        for app in loaded:
             app.close()
-    log.info("took %d mails from the spool", taken)
+    if taken:
+        log.info("took %d mails from the spool", taken)
     return 0
 
 

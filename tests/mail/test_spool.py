@@ -230,6 +230,19 @@ def test_a_mail_nobody_took_waits_for_gm_tick(config: Path) -> None:
     assert spool.waiting() == [] and _answered(config) == ["player2@example.org"]
 
 
+def test_a_taker_that_finds_the_spool_taken_ends_without_loading_gm(config: Path) -> None:
+    spool = Spool(spool_path(load_config(config).home))
+    spool.put(_mail(8), "pipe:eight", None)
+    with spool.taking() as mine:
+        assert mine
+        code, loaded, err = _gm(config, "receive", "--from-spool")
+    assert (code, loaded) == (0, False), err
+    assert len(spool.waiting()) == 1  # the holder's to take
+    code, loaded, err = _gm(config, "receive", "--from-spool")
+    assert (code, loaded) == (0, True), err
+    assert spool.waiting() == [] and _answered(config) == ["player8@example.org"]
+
+
 def test_with_the_database_unusable_the_mail_stays_in_the_spool(tmp_path: Path) -> None:
     (tmp_path / "not-a-directory").write_text("")
     broken = tmp_path / "broken.yaml"
