@@ -9,8 +9,9 @@ over a game another transaction holds (PostgreSQL's SKIP LOCKED), so two process
 once share the games instead of each waiting on the one the other is processing; the second
 takes those passed over that are still due (one query: most were the other process's, and are
 done by then), waiting for their locks (a game held by a mail's commands is processed after
-them), so a tick still does all that was due when it began. The offers of open powers are passed on the same way. A game whose
-lock is not had in time is left for the next tick (``TickReport.busy`` says so).
+them), so a tick still does all that was due when it began. The offers of open powers are
+passed on the same way. A game whose lock is not had in time is left for the next tick
+(``TickReport.busy`` says so).
 """
 
 from __future__ import annotations
