@@ -6,24 +6,20 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.conftest import ROOT, run_bench
 
 
 @pytest.mark.slow
 def test_the_startup_bench_times_every_command_of_both_builds() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "startup.py"), "--runs", "1", "--before", "HEAD"],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert "before: HEAD" in done.stdout and "load average" in done.stdout
+    out = run_bench("startup.py", "--runs", "1", "--before", "HEAD")
+    assert "before: HEAD" in out and "load average" in out
     figure = r"\s+\d+ ms \(\s*\d+\), cpu\s+\d+"
     for command in ("gm --help", "gm --version", "gm tick, nothing due", "gm receive, HELP, alone"):
-        assert re.search(rf"{re.escape(command)}{figure}{figure}", done.stdout), done.stdout
+        assert re.search(rf"{re.escape(command)}{figure}{figure}", out), out
     uncounted = r"\s+\d+ ms \(\s*\d+\), cpu\s+-"  # the time until gm receive's answer is written
-    assert re.search(rf"its answer written{uncounted}{uncounted}", done.stdout), done.stdout
+    assert re.search(rf"its answer written{uncounted}{uncounted}", out), out
     worktrees = subprocess.run(["git", "-C", str(ROOT), "worktree", "list"], capture_output=True, text=True).stdout
     assert "gm-startup-" not in worktrees  # the tree of the build before is removed

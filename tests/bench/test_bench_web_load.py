@@ -5,21 +5,15 @@ is judged here: the machine is shared)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.conftest import run_bench
 
 
 @pytest.mark.slow
 def test_the_web_load_bench_serves_pages_and_times_each_mails_own_answer() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "web_load.py"), "--readers", "3", "--seconds", "2",
-                           "--mails", "2", "--years", "1"], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_bench("web_load.py", "--readers", "3", "--seconds", "2", "--mails", "2", "--years", "1", timeout=300)
     assert re.search(r"gm run sent the set-up's \d+ mails .* before the run", out), out
     assert re.search(r"3 readers for [\d.]+ s of a 1-year game's pages \(/games/g, /games/g/phases/S1901M, "
                      r"/games/g/phases/F1901M in turn\): \d+ pages/s; latency median \d+ ms, p90 \d+ ms; "
