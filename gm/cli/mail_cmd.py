@@ -30,9 +30,9 @@ def register(commands: Any) -> None:
                         "over), act on it, and send the answers",
         description="Read one whole mail on standard input: its headers (From:, To:, Subject:) and body, as a "
                     "mail server's pipe hands it over (gm receive < message.eml). gm acts on it as on any mail "
-                    "and sends the answers: the running gm run of this home, else a process gm receive starts, "
-                    "the mail kept in HOME/spool until then (exit 0 once it is there), else with --wait this one; "
-                    "exit 75 asks the mail server to try again later.")
+                    "and sends the answers: the running gm run of this home does; without one, a process gm "
+                    "receive starts (the mail kept in HOME/spool until then: exit 0 once it is there), or this one "
+                    "with --wait. Exit 75 asks the mail server to try again later.")
     how = receive.add_mutually_exclusive_group()
     how.add_argument("--wait", action="store_true",
                      help="handle the mail in this process and send its answers before exiting, instead of "
