@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -91,27 +91,27 @@ class Daemon:
             await self._take(raw, source_key, size)
             report.received += 1
 
-        try:
-            with or_left_for_later("reading the inbox", report.busy):  # the mail stays there, or stored
-                await self.inbox.drain(take)
-        except Deferred as exc:  # the database stayed away (or busy): the mail stays in the inbox, or stored
-            report.busy.append(str(exc))
-        except InboxUnavailable as exc:  # the deadlines and the outbox do not wait for the mail server
-            log.warning("inbox unavailable: %s", exc)
-            report.busy.append(f"the inbox could not be read ({exc}); its mail waits there for the next run")
-        try:
-            with or_left_for_later("the spool", report.busy):
-                await self._take_spooled(take)
-        except Deferred as exc:
-            report.busy.append(str(exc))
-        except OSError as exc:
-            report.busy.append(f"the spool could not be read ({exc}); its mail waits there for the next run")
+        await self._read("the inbox", self.inbox.drain(take), report)
+        await self._read("the spool", self._take_spooled(take), report)
         await asyncio.to_thread(self._handle_left_unhandled, report)
         with or_left_for_later("the deadlines", report.busy):
             await asyncio.to_thread(self.scheduler.tick, report.tick)
         with or_left_for_later("sending", report.busy):
             await self.dispatcher.drain(drained=report.drained)
         return report
+
+    @staticmethod
+    async def _read(what: str, reading: Awaitable[object], report: RoundReport) -> None:
+        """``reading`` (the inbox's or the spool's mail delivered) done; what it could not do is
+        noted in ``report``, and its mail waits where it is (or stored) for the next round."""
+        try:
+            with or_left_for_later(f"reading {what}", report.busy):
+                await reading
+        except Deferred as exc:  # the database stayed away (or busy)
+            report.busy.append(str(exc))
+        except (InboxUnavailable, OSError) as exc:  # the deadlines and the outbox do not wait for the mail
+            log.warning("%s unavailable: %s", what, exc)
+            report.busy.append(f"{what} could not be read ({exc}); its mail waits there for the next run")
 
     async def _take_spooled(self, take: Deliver) -> None:
         """The mails `gm receive` left in the spool, unless its own process takes them now."""
