@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from email import message_from_bytes
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ import pytest
 from gm.store.retry import DatabaseBusy
 from gm.transport.handoff import SOCKET_NAME, Answer, Outcome, hand_over, reachable
 from gm.transport.handoff_server import HandoffServer
-from tests.mail.conftest import wait_until
+from tests.mail.conftest import mails_in, wait_until
 from tests.store.conftest import fresh_postgres_database
 
 # Runs `gm receive` as a mail server does, then says which heavy modules it had loaded.
@@ -69,10 +68,7 @@ def _receive(config: Path, raw: bytes, *options: str) -> tuple[int, list[str], s
 
 def _answers_to(outbox: Path, to: str) -> list[str]:
     """The subjects of the mails sent to ``to``."""
-    if not outbox.exists():
-        return []
-    return [m["Subject"] for m in (message_from_bytes(p.read_bytes()) for sub in ("new", "cur")
-                                   for p in (outbox / sub).iterdir()) if to in m["To"]]
+    return [m["Subject"] for m in mails_in(outbox) if to in m["To"]]
 
 
 @contextlib.contextmanager

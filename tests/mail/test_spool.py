@@ -6,7 +6,6 @@ the mail is on the disk. Every mail is taken once, by one process at a time; one
 from __future__ import annotations
 
 import asyncio
-import mailbox
 import os
 import sqlite3
 import stat
@@ -27,7 +26,7 @@ from gm.config import load_config
 from gm.runtime.idle import what_is_due
 from gm.store.models import InboundMail, InboundStatus
 from gm.transport.spool import Spool, spool_path
-from tests.mail.conftest import wait_until
+from tests.mail.conftest import mails_in, wait_until
 from tests.store.conftest import fresh_postgres_database
 
 # Runs gm as a mail server's pipe does; says whether SQLAlchemy was loaded.
@@ -58,9 +57,7 @@ def _answered(config: Path) -> list[str]:
     """Whom the outbox folder's mails went to."""
     outbox = load_config(config).outbound.path
     assert outbox is not None
-    if not outbox.exists():
-        return []
-    return sorted(m["To"] for m in mailbox.Maildir(str(outbox), create=False))
+    return sorted(m["To"] for m in mails_in(outbox))
 
 
 def _stored(config: Path) -> dict[str, int]:
