@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 from aioimaplib import aioimaplib
 
 from gm.config import MailboxConfig
+from gm.transport import InboxUnavailable
+from gm.transport.imap import ImapInbox
 
 T = TypeVar("T")
 
@@ -205,3 +207,15 @@ class MemoryWatermarks:
 
     def save(self, mailbox: str, watermark: Any) -> None:
         self.marks[mailbox] = watermark
+
+
+async def drain_once_delivered(box: ImapInbox, deliver: Recorder) -> int:
+    """``box.drain``, where a folder the mail server has not yet made is nothing delivered yet: a
+    folder of its own comes into being with its first mail, which the server delivers after it
+    accepted the mail, on its own time."""
+    try:
+        return await box.drain(deliver)
+    except InboxUnavailable as exc:
+        if "doesn't exist" not in str(exc):
+            raise
+        return 0
