@@ -79,12 +79,20 @@ def chromium(chromium_driver):  # type: ignore[no-untyped-def]
     yield chromium_driver
 
 
+def wait_for(driver, condition, seconds: float = 20):  # type: ignore[no-untyped-def]
+    """``condition(driver)`` once it holds. While the browser is between two pages a lookup can fail
+    in several ways (a stale element, none yet, a node no longer in the document, no context):
+    each means "not yet", until the time is up."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,)).until(condition)
+
+
 def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ignore[no-untyped-def]
     """A screenshot of every page, on the standard board (game g) and on Rise of Rome II's: the
     list, each game's page, a phase, its rules, sign-in, a link's page, a player's page while an
     order with a misspelt province is typed, the GM's page, and a refusal."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
     from gm.demo import misspelt
     from gm.games.lifecycle import find_game
     from gm.games.pictures import records
@@ -120,8 +128,8 @@ def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ig
         shot(f"{game}-link", f"/games/{game}/link/{token}", full=False)
         driver.find_element("css selector", "button.primary").click()
         # the click returns before the browser has followed the form to the next page
-        WebDriverWait(driver, 20).until(lambda d: "/link/" not in d.current_url
-                                        and d.execute_script("return document.readyState") == "complete")
+        wait_for(driver, lambda d: "/link/" not in d.current_url
+                 and d.execute_script("return document.readyState") == "complete")
 
     shot("games", "/")
     for game in ("g", "rome"):
@@ -144,11 +152,11 @@ def screenshots(served: Served, driver, folder: Path) -> list[Path]:  # type: ig
         namer = Namer(game_variant, position)
         written = "\n".join(namer.order(o) for p, o in PlausiblePlayer(game_variant, random.Random(1)).orders(
             position, powers=[power])) or "\n".join(lines)
-        WebDriverWait(driver, 20).until(lambda d: d.find_elements("id", "orders"))[0].send_keys(misspelt("x\n" + written, game_variant, position, power)[2:])
+        wait_for(driver, lambda d: d.find_elements("id", "orders"))[0].send_keys(misspelt("x\n" + written, game_variant, position, power)[2:])
         time.sleep(1.5)
         shot(f"{game}-player-typing")
         driver.find_element("css selector", "form.buttons button[value=WAIT]").click()
-        WebDriverWait(driver, 20).until(lambda d: d.find_elements("css selector", "#answer pre"))
+        wait_for(driver, lambda d: d.find_elements("css selector", "#answer pre"))
         shot(f"{game}-player-answered")
         driver.delete_all_cookies()
         sign_in(game, "the game master")

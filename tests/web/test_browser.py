@@ -11,25 +11,17 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.support.ui import WebDriverWait
 
 from gm.games.lifecycle import find_game
 from gm.games.orderbook import current_orders
 from tests.mail.conftest import Post, secret_of
-from tests.web.browsing import Served, chromium, chromium_driver, served  # noqa: F401  (fixtures)
+from tests.web.browsing import Served, chromium, chromium_driver, served, wait_for  # noqa: F401  (fixtures)
 from tests.web.conftest import mailed_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
-
-
-def _wait(driver, condition, seconds: float = 20):  # type: ignore[no-untyped-def]
-    # While the browser is between two pages, a lookup can fail in several ways (a stale element,
-    # none yet, a node no longer in the document): each means "not yet", until the time is up.
-    return WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,)).until(condition)
 
 
 def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_agree(
@@ -38,21 +30,21 @@ def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_
     driver.get(f"{served.url}/games/g/signin")
     driver.find_element(By.NAME, "who").send_keys("France")
     driver.find_element(By.CSS_SELECTOR, "form.signin button").click()
-    _wait(driver, lambda d: "on its way" in d.find_element(By.TAG_NAME, "main").text)
+    wait_for(driver, lambda d: "on its way" in d.find_element(By.TAG_NAME, "main").text)
     driver.get(served.url + mailed_link(world, "france@example.test", base=served.url))
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
-    _wait(driver, lambda d: d.current_url.endswith("/games/g/play"))
+    wait_for(driver, lambda d: d.current_url.endswith("/games/g/play"))
 
-    box = _wait(driver, lambda d: d.find_elements(By.ID, "orders"))[0]
+    box = wait_for(driver, lambda d: d.find_elements(By.ID, "orders"))[0]
     box.send_keys("A Parris - Burgundy")
-    bad = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "ol.checked li.bad"))
+    bad = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "ol.checked li.bad"))
     assert "Paris" in bad[0].text  # the suggestion, in the mail reply's words
     box.clear()
     box.send_keys("A Paris - Burgundy\nF Brest - Mid-Atlantic")
-    _wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "ol.checked li.ok")) == 2
+    wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "ol.checked li.ok")) == 2
           and not d.find_elements(By.CSS_SELECTOR, "ol.checked li.bad"))
     driver.find_element(By.CSS_SELECTOR, "form.order-form button.primary").click()
-    answer = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#answer pre"))[0].text
+    answer = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#answer pre"))[0].text
 
     with world.services.db.reading() as session:
         stored = current_orders(session, find_game(session, "g"))["France"]
@@ -67,9 +59,9 @@ def test_a_player_signs_in_orders_with_a_suggestion_and_the_page_mail_and_store_
     world.tick()
     driver.get(f"{served.url}/games/g")
     driver.find_element(By.LINK_TEXT, "Spring 1901 movement").click()
-    _wait(driver, lambda d: "/phases/S1901M" in d.current_url)
-    assert _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.board g.order"))  # the phase's map, with its orders
-    assert "Burgundy" in _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "pre.results"))[0].text
+    wait_for(driver, lambda d: "/phases/S1901M" in d.current_url)
+    assert wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.board g.order"))  # the phase's map, with its orders
+    assert "Burgundy" in wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "pre.results"))[0].text
 
 
 def test_hostile_press_renders_inert_and_the_board_zooms_and_names_provinces(
@@ -92,7 +84,7 @@ def test_hostile_press_renders_inert_and_the_board_zooms_and_names_provinces(
     assert view_box() == before
     paris = driver.find_element(By.CSS_SELECTOR, "svg.board path[data-name=Paris]")
     ActionChains(driver).move_to_element(paris).perform()
-    _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".province-name").text)
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".province-name").text)
     assert driver.find_element(By.CSS_SELECTOR, ".province-name").text in ("Paris", "Burgundy", "Picardy", "Gascony")
     assert paris.find_element(By.TAG_NAME, "title").get_attribute("textContent") == "Paris"
 

@@ -6,21 +6,15 @@ the deadline in the game's zone with the reader's own time beside it."""
 from __future__ import annotations
 
 import pytest
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from gm.games.lifecycle import find_game, seat_of
 from gm.games.web_access import holder_of_seat, issue_link
 from tests.mail.conftest import Post
-from tests.web.browsing import Served, chromium, chromium_driver, served  # noqa: F401  (fixtures)
+from tests.web.browsing import Served, chromium, chromium_driver, served, wait_for  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ORDERS = "svg.board g.marks g.order"
-
-
-def _wait(driver, condition, seconds: float = 20):  # type: ignore[no-untyped-def]
-    return WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,)).until(condition)
 
 
 def _sign_in(served: Served, driver, power: str) -> None:  # type: ignore[no-untyped-def]
@@ -31,7 +25,7 @@ def _sign_in(served: Served, driver, power: str) -> None:  # type: ignore[no-unt
         token = issue_link(served.world.services, session, game, holder_of_seat(game, seat))
     driver.get(f"{served.url}/games/g/link/{token}")
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
-    _wait(driver, lambda d: d.current_url.endswith("/games/g/play"))
+    wait_for(driver, lambda d: d.current_url.endswith("/games/g/play"))
 
 
 def _kinds(driver) -> list[str]:  # type: ignore[no-untyped-def]
@@ -43,7 +37,7 @@ def test_the_orders_typed_are_drawn_on_the_board_beside_the_box(
     driver = chromium
     driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
     _sign_in(served, driver, "France")
-    box = _wait(driver, lambda d: d.find_elements(By.ID, "orders"))[0]
+    box = wait_for(driver, lambda d: d.find_elements(By.ID, "orders"))[0]
 
     # the board and the box both in view, the board the wider by far
     board = driver.find_element(By.CSS_SELECTOR, "figure[data-typed] svg.board").rect
@@ -56,13 +50,13 @@ def test_the_orders_typed_are_drawn_on_the_board_beside_the_box(
 
     assert _kinds(driver) == []  # nothing ordered yet
     box.send_keys("A Par - Bur")
-    _wait(driver, lambda d: _kinds(d) == ["order move"])
+    wait_for(driver, lambda d: _kinds(d) == ["order move"])
     box.send_keys("\nA Mar S A Par - Bur\nF Bre - Mid-Atlantic")
-    _wait(driver, lambda d: _kinds(d) == ["order move", "order move", "order support"])
+    wait_for(driver, lambda d: _kinds(d) == ["order move", "order move", "order support"])
     assert len(driver.find_elements(By.CSS_SELECTOR, "ol.checked li.ok")) == 3
     box.clear()
     box.send_keys(" ")  # an input event: the box holds nothing but a space
-    _wait(driver, lambda d: _kinds(d) == [])
+    wait_for(driver, lambda d: _kinds(d) == [])
     # zooming still works on the board whose marks were put in place
     view = driver.execute_script("return document.querySelector('figure[data-typed] svg').getAttribute('viewBox')")
     driver.find_element(By.CSS_SELECTOR, "figure[data-typed] [data-zoom=in]").click()
