@@ -2,7 +2,7 @@
 only waits, and every database step, every adjudication and every picture runs elsewhere
 (gm.runtime.daemon). Checked by where the work runs; and, with the pictures drawn in worker
 processes as `gm run` draws them, by how late the loop wakes a task that asks to run every 10 ms:
-never 100 ms late (once, half a second, for a machine busy with other work)."""
+never 100 ms late."""
 
 from __future__ import annotations
 
@@ -85,11 +85,7 @@ def test_the_event_loop_is_never_blocked_100_ms_while_a_big_deadline_is_sent(wor
     _answered_mid_drain(sent, answered)
     assert on_the_loop == []
     assert len(lateness) > 50  # it beat throughout the drain
-    # Work on the loop would make it late at every game, a machine busy elsewhere once in a while:
-    # one beat may be late by up to half a second (the test's process waiting for a core), no other.
-    worst, next_worst = sorted(lateness)[-1], sorted(lateness)[-2]
-    assert next_worst < 0.1 and worst < 0.5, \
-        f"the loop was blocked for {worst * 1000:.0f} ms and {next_worst * 1000:.0f} ms"
+    assert max(lateness) < 0.1, f"the loop was blocked for {max(lateness) * 1000:.0f} ms"
 
 
 def _big_deadline(world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, drawer: Any,
