@@ -12,11 +12,12 @@ import re
 import subprocess
 import sys
 import tarfile
-from email import message_from_bytes
 from io import BytesIO
 from pathlib import Path
 
 import pytest
+
+from tests.maildirs import mails_in
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_AFTER = "migrations/versions/0009_claims_and_mail_identity.py"
@@ -89,8 +90,7 @@ class Judge:
         (self.var / "inbox" / "new" / f"{self.count}.upgrade").write_bytes(raw)
 
     def sent(self) -> list:  # type: ignore[type-arg]
-        return [message_from_bytes(path.read_bytes()) for sub in ("new", "cur")
-                for path in sorted((self.var / "outbox" / sub).iterdir())]
+        return mails_in(self.var / "outbox")
 
     def secrets_mailed(self) -> dict[str, str]:
         found = {}

@@ -5,9 +5,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from email import message_from_bytes
-from email.message import EmailMessage, Message
-from pathlib import Path
+from email.message import EmailMessage
 
 import pytest
 from sqlalchemy import select
@@ -28,13 +26,6 @@ def wait_until(what: Callable[[], object], within: float = 60):  # type: ignore[
         assert time.monotonic() < deadline, f"not within {within} s"
         time.sleep(0.05)
     return found
-
-
-def mails_in(folder: Path) -> list[Message]:
-    """The mails delivered to a Maildir folder so far. A process still starting may have made the
-    folder but not yet its new/ and cur/ (Maildir makes them one by one): that is no mail yet."""
-    return [message_from_bytes(path.read_bytes()) for sub in ("new", "cur") if (folder / sub).is_dir()
-            for path in sorted((folder / sub).iterdir())]
 
 
 def secret_of(power: str) -> str:

@@ -27,7 +27,8 @@ import pytest
 from gm.store.retry import DatabaseBusy
 from gm.transport.handoff import SOCKET_NAME, Answer, Outcome, hand_over, reachable
 from gm.transport.handoff_server import HandoffServer
-from tests.mail.conftest import mails_in, wait_until
+from tests.mail.conftest import wait_until
+from tests.maildirs import mails_in
 from tests.store.conftest import fresh_postgres_database
 
 # Runs `gm receive` as a mail server does, then says which heavy modules it had loaded.

@@ -26,7 +26,8 @@ from gm.config import load_config
 from gm.runtime.idle import what_is_due
 from gm.store.models import InboundMail, InboundStatus
 from gm.transport.spool import Spool, spool_path
-from tests.mail.conftest import mails_in, wait_until
+from tests.mail.conftest import wait_until
+from tests.maildirs import mails_in
 from tests.store.conftest import fresh_postgres_database
 
 # Runs gm as a mail server's pipe does; says whether SQLAlchemy was loaded.

@@ -19,7 +19,6 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from email import message_from_bytes
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from gm.games.lifecycle import current_seats, find_game
 from gm.games.passwords import hash_secret
 from gm.store.models import Game
 from gm.transport.spool import Spool, spool_path
+from tests.maildirs import mails_in
 
 PLAYERS = ["austria", "england", "france", "germany", "italy", "russia", "turkey"]
 EX_TEMPFAIL = 75
@@ -159,11 +159,7 @@ class Judge:
     # -- what was delivered --------------------------------------------------------
 
     def delivered(self) -> list[EmailMessage]:
-        found = []
-        for sub in ("new", "cur"):
-            for path in sorted((self.outbox / sub).iterdir()):
-                found.append(message_from_bytes(path.read_bytes()))
-        return found  # type: ignore[return-value]
+        return mails_in(self.outbox)  # type: ignore[return-value]
 
     def unread_in_inbox(self) -> int:
         """The mails not yet taken: in the inbox folder, and left in the spool by `gm receive`."""
